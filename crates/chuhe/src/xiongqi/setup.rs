@@ -1,0 +1,368 @@
+//! From FEEN text to a validated [`Position`] (decision X8), and back.
+
+use std::fmt;
+
+use chuhe_notation::{Epin, Feen, Hand, ParseError, Placement, Side, Sin, StyleTurn};
+
+use super::bitboard::{squares, Square};
+use super::position::{across_river, Position};
+use super::types::{Piece, Role};
+
+/// Where a problem in a setup is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Location {
+    /// A square of the board.
+    Square(Square),
+    /// The hand of a side.
+    Hand(Side),
+    /// The board as a whole.
+    Board,
+    /// The style-turn field.
+    StyleTurn,
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Location::Square(s) => write!(f, "{s}"),
+            Location::Hand(side) => write!(f, "{} hand", side.as_str()),
+            Location::Board => f.write_str("board"),
+            Location::StyleTurn => f.write_str("style-turn"),
+        }
+    }
+}
+
+/// One reason a setup is not a valid Xiongqi position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// Where.
+    pub location: Location,
+    /// What is wrong, for a person.
+    pub message: String,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.location, self.message)
+    }
+}
+
+/// All the reasons a setup is not a valid position (X8), never just the first.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub struct PositionError {
+    /// Every problem found, in board order.
+    pub problems: Vec<Problem>,
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("invalid Xiongqi position: ")?;
+        for (i, p) in self.problems.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{p}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Why a FEEN string did not give a position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FeenError {
+    /// The text is not canonical FEEN.
+    #[error(transparent)]
+    Syntax(#[from] ParseError),
+    /// The FEEN is well formed but not a valid Xiongqi position.
+    #[error(transparent)]
+    Invalid(#[from] PositionError),
+}
+
+/// A plain, unvalidated arrangement: what a FEEN says, in Xiongqi pieces.
+///
+/// ```
+/// use chuhe::xiongqi::{Position, Setup};
+/// let setup = Setup::from_feen_str("7g^/8/8/3s4/3G^4/8/8/8 / X/x").unwrap();
+/// let pos = Position::from_setup(&setup).unwrap();
+/// assert_eq!(pos.legal_moves().len(), 4);
+/// // X8: a soldier across the river must be written +S.
+/// let bad = Setup::from_feen_str("4g^3/8/8/4S3/8/8/8/4G^3 / X/x").unwrap();
+/// let err = Position::from_setup(&bad).unwrap_err();
+/// assert!(err.to_string().contains("e5"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// The pieces, by square index.
+    pub board: [Option<Piece>; 64],
+    /// `hands[owner]`: captured pieces with counts.
+    pub hands: [Vec<(Piece, u8)>; 2],
+    /// Side to move.
+    pub turn: Side,
+    /// Half-move clock (0 for a FEEN, X8).
+    pub halfmove: u32,
+}
+
+impl Setup {
+    /// Reads a FEEN: syntax errors come from the notation layer; pieces that are not Xiongqi
+    /// pieces, a board that is not 8×8 and a style other than `X`/`x` are reported here, all at once.
+    pub fn from_feen_str(text: &str) -> Result<Setup, FeenError> {
+        let feen = Feen::parse(text)?;
+        Ok(Setup::from_feen(&feen)?)
+    }
+
+    /// Converts a parsed FEEN, reporting every square or token that is not Xiongqi.
+    pub fn from_feen(feen: &Feen) -> Result<Setup, PositionError> {
+        let mut problems = Vec::new();
+        let placement = &feen.placement;
+        let mut setup = Setup {
+            board: [None; 64],
+            hands: [Vec::new(), Vec::new()],
+            turn: feen.side_to_move(),
+            halfmove: 0,
+        };
+        if placement.width() != 8 || placement.height() != 8 {
+            problems.push(Problem {
+                location: Location::Board,
+                message: format!(
+                    "Xiongqi is played on 8×8, this board is {}×{}",
+                    placement.width(),
+                    placement.height()
+                ),
+            });
+        } else {
+            for (cell, epin) in placement.iter() {
+                let Some(sq) = Square::from_cell(cell) else {
+                    continue;
+                };
+                match piece_of(epin) {
+                    Ok(p) => setup.board[sq.index()] = Some(p),
+                    Err(message) => problems.push(Problem {
+                        location: Location::Square(sq),
+                        message,
+                    }),
+                }
+            }
+        }
+        for owner in [Side::First, Side::Second] {
+            for (epin, n) in feen.hands[owner.index()].iter() {
+                match piece_of(epin) {
+                    Ok(p) => setup.hands[owner.index()].push((p, n.min(64) as u8)),
+                    Err(message) => problems.push(Problem {
+                        location: Location::Hand(owner),
+                        message,
+                    }),
+                }
+            }
+        }
+        let style = feen.style_turn.first_style();
+        if style.letter() != 'X' {
+            problems.push(Problem {
+                location: Location::StyleTurn,
+                message: format!("the Xiongqi style is X/x, not {}", feen.style_turn),
+            });
+        }
+        if problems.is_empty() {
+            Ok(setup)
+        } else {
+            Err(PositionError { problems })
+        }
+    }
+}
+
+fn piece_of(epin: Epin) -> Result<Piece, String> {
+    if let Some(p) = Piece::from_epin(epin) {
+        return Ok(p);
+    }
+    let pin = epin.pin;
+    let letter = pin.letter();
+    Err(if epin.derived {
+        format!("'{epin}' has a derived style ('), which Xiongqi does not use")
+    } else if !"GDABRCHES".contains(letter) {
+        format!("'{epin}' is not a Xiongqi piece (letters G D A B R C H E S)")
+    } else if matches!(letter, 'G' | 'D') && !pin.is_terminal() {
+        format!(
+            "'{epin}' must be written with '^': the {} is a terminal piece",
+            name(letter)
+        )
+    } else if pin.is_terminal() && !matches!(letter, 'G' | 'D') {
+        format!("'{epin}' is not a terminal piece: only G and D take '^'")
+    } else {
+        format!("'{epin}' has a state Xiongqi does not give this piece (only the soldier has +S)")
+    })
+}
+
+fn name(letter: char) -> &'static str {
+    match letter {
+        'G' => "general",
+        _ => "dragon",
+    }
+}
+
+impl Position {
+    /// Validates a setup (X8), reporting every problem with the square or token at fault.
+    pub fn from_setup(setup: &Setup) -> Result<Position, PositionError> {
+        let mut problems = Vec::new();
+        let mut pos = Position::empty();
+        let mut total = 0usize;
+        for sq in Square::all() {
+            let Some(piece) = setup.board[sq.index()] else {
+                continue;
+            };
+            total += 1;
+            let across = across_river(piece.side) & sq.bb() != 0;
+            let letter = if piece.side == Side::First { "S" } else { "s" };
+            if piece.role == Role::Soldier && across {
+                problems.push(Problem {
+                    location: Location::Square(sq),
+                    message: format!(
+                        "'{piece}' is a soldier across the river; write '+{letter}' (X1)"
+                    ),
+                });
+            } else if piece.role == Role::CrossedSoldier && !across {
+                problems.push(Problem {
+                    location: Location::Square(sq),
+                    message: format!(
+                        "'{piece}' is a soldier before the river; write '{letter}' (X1)"
+                    ),
+                });
+            }
+            pos.put(sq, piece);
+        }
+        for owner in [Side::First, Side::Second] {
+            for &(piece, n) in &setup.hands[owner.index()] {
+                total += n as usize;
+                let slot = &mut pos.hands[owner.index()][piece.index()];
+                *slot = slot.saturating_add(n);
+            }
+        }
+        if total > 64 {
+            problems.push(Problem {
+                location: Location::Board,
+                message: format!("{total} pieces on the board and in hands, more than 64 squares"),
+            });
+        }
+        let generals = pos.by_role[Role::General.index()];
+        let dragons = pos.by_role[Role::Dragon.index()];
+        for side in [Side::First, Side::Second] {
+            let terminals = (generals | dragons) & pos.by_side[side.index()];
+            if terminals.count_ones() > 1 {
+                let list: Vec<String> = squares(terminals).map(|s| s.to_string()).collect();
+                problems.push(Problem {
+                    location: Location::Square(
+                        squares(terminals)
+                            .nth(1)
+                            .unwrap_or(Square::from_index_unchecked(0)),
+                    ),
+                    message: format!(
+                        "{} has {} terminal pieces ({}); a side has at most one",
+                        side.as_str(),
+                        terminals.count_ones(),
+                        list.join(", ")
+                    ),
+                });
+            }
+        }
+        let south_g = generals & pos.by_side[0];
+        let north_g = generals & pos.by_side[1];
+        let south_d = dragons & pos.by_side[0];
+        let north_d = dragons & pos.by_side[1];
+        for (g, d) in [(south_g, north_d), (north_g, south_d)] {
+            if g != 0 && d != 0 {
+                let gs = Square::from_index_unchecked(g.trailing_zeros() as u8);
+                let ds = Square::from_index_unchecked(d.trailing_zeros() as u8);
+                problems.push(Problem {
+                    location: Location::Square(ds),
+                    message: format!(
+                        "a dragon on {ds} with a general on {gs}: generals turn into dragons together (X3)"
+                    ),
+                });
+            }
+        }
+        if south_g.count_ones() == 1 && north_g.count_ones() == 1 {
+            let s = Square::from_index_unchecked(south_g.trailing_zeros() as u8);
+            let n = Square::from_index_unchecked(north_g.trailing_zeros() as u8);
+            if Position::generals_face(s, n, pos.occupied()) {
+                problems.push(Problem {
+                    location: Location::Square(s),
+                    message: format!(
+                        "the generals on {s} and {n} face each other; they would already be dragons (X3)"
+                    ),
+                });
+            }
+        }
+        if !problems.is_empty() {
+            return Err(PositionError { problems });
+        }
+        pos.halfmove = setup.halfmove;
+        pos.set_turn(setup.turn);
+        Ok(pos)
+    }
+
+    /// Reads a FEEN into a position (X8: clock 0, no history).
+    ///
+    /// ```
+    /// use chuhe::xiongqi::Position;
+    /// let pos = Position::from_feen("rhbag^bhr/2c2c2/ssssssss/8/8/SSSSSSSS/2C2C2/RHBAG^BHR / X/x").unwrap();
+    /// assert_eq!(pos, Position::start());
+    /// assert!(Position::from_feen("rhbag^bhr/8/8/8/8/8/8/RHBAG^BHR / X/x").is_err());
+    /// ```
+    pub fn from_feen(text: &str) -> Result<Position, FeenError> {
+        let setup = Setup::from_feen_str(text)?;
+        Ok(Position::from_setup(&setup)?)
+    }
+
+    /// The setup of this position.
+    pub fn to_setup(&self) -> Setup {
+        let mut board = [None; 64];
+        for s in Square::all() {
+            board[s.index()] = self.piece_at(s);
+        }
+        Setup {
+            board,
+            hands: [
+                self.hand(Side::First).collect(),
+                self.hand(Side::Second).collect(),
+            ],
+            turn: self.turn,
+            halfmove: self.halfmove,
+        }
+    }
+
+    /// The FEEN data of this position.
+    pub fn to_feen_value(&self) -> Feen {
+        let mut placement = Placement::empty(8, 8);
+        for s in squares(self.occupied()) {
+            if let Some(p) = self.piece_at(s) {
+                placement.set(s.cell(), Some(Epin::native(p.pin())));
+            }
+        }
+        let mut hands = [Hand::new(), Hand::new()];
+        for owner in [Side::First, Side::Second] {
+            for (p, n) in self.hand(owner) {
+                hands[owner.index()].add_n(Epin::native(p.pin()), n as u32);
+            }
+        }
+        let first = Sin::new(b'X', Side::First);
+        let second = Sin::new(b'x', Side::Second);
+        let style_turn = match self.turn {
+            Side::First => StyleTurn {
+                active: first,
+                inactive: second,
+            },
+            Side::Second => StyleTurn {
+                active: second,
+                inactive: first,
+            },
+        };
+        Feen {
+            placement,
+            hands,
+            style_turn,
+        }
+    }
+
+    /// The canonical FEEN of this position.
+    pub fn to_feen(&self) -> String {
+        self.to_feen_value().to_string()
+    }
+}

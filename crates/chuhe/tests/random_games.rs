@@ -1,0 +1,109 @@
+//! Property tests on seeded random Xiongqi games.
+
+use chuhe::xiongqi::{Game, Move, Position, Role, Square};
+use proptest::prelude::*;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+fn random_game(seed: u64, plies: usize, mut check: impl FnMut(&Game)) -> Game {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut game = Game::new();
+    check(&game);
+    for _ in 0..plies {
+        let moves = game.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let m = moves[rng.gen_range(0..moves.len())];
+        game.play(m).expect("a generated move plays");
+        check(&game);
+    }
+    game
+}
+
+/// Some move that is not generated here (or None if every candidate is legal).
+fn non_generated_move(game: &Game, rng: &mut SmallRng) -> Option<Move> {
+    let legal = game.legal_moves();
+    for _ in 0..64 {
+        let from = Square::new(rng.gen_range(0..64)).unwrap();
+        let to = Square::new(rng.gen_range(0..64)).unwrap();
+        let promo = if rng.gen_bool(0.1) {
+            Some(Role::Empress)
+        } else {
+            None
+        };
+        let m = Move::new(from, to, promo);
+        if !legal.contains(&m) {
+            return Some(m);
+        }
+    }
+    None
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, .. ProptestConfig::default() })]
+
+    #[test]
+    fn feen_round_trips_and_hash_is_incremental_at_every_ply(seed in any::<u64>()) {
+        random_game(seed, 160, |g| {
+            let pos = g.position();
+            let feen = pos.to_feen();
+            let back = Position::from_feen(&feen).expect("own FEEN reads back");
+            assert_eq!(back.to_feen(), feen);
+            assert!(back.same_identity(pos));
+            assert_eq!(pos.hash(), pos.compute_hash(), "{feen}");
+        });
+    }
+
+    #[test]
+    fn illegal_moves_fail_and_leave_the_game_unchanged(seed in any::<u64>()) {
+        let mut rng = SmallRng::seed_from_u64(seed ^ 0xABCD);
+        let mut game = random_game(seed, rng.gen_range(0..80), |_| {});
+        if let Some(m) = non_generated_move(&game, &mut rng) {
+            let before = game.position().clone();
+            let plies = game.moves().len();
+            let outcome = game.outcome();
+            if !game.is_repetitive(m) {
+                prop_assert!(game.play(m).is_err(), "{m} was accepted in {before:?}");
+            }
+            prop_assert_eq!(game.position(), &before);
+            prop_assert_eq!(game.moves().len(), plies);
+            prop_assert_eq!(game.outcome(), outcome);
+        }
+    }
+
+    #[test]
+    fn mirroring_preserves_move_counts(seed in any::<u64>()) {
+        random_game(seed, 120, |g| {
+            let pos = g.position();
+            let mirror = pos.mirrored();
+            assert_eq!(pos.legal_moves().len(), mirror.legal_moves().len(), "{pos:?}");
+            assert_eq!(pos.is_check(), mirror.is_check());
+            assert_eq!(mirror.mirrored().to_feen(), pos.to_feen());
+        });
+    }
+
+    #[test]
+    fn every_generated_move_resolves_from_its_pmn(seed in any::<u64>()) {
+        random_game(seed, 100, |g| {
+            let pos = g.position();
+            for &m in g.legal_moves().iter() {
+                let pmn = pos.to_pmn(m);
+                assert_eq!(pos.parse_move(&pmn), Ok(m), "{pmn} in {pos:?}");
+                assert_eq!(pos.parse_move(&m.to_string()), Ok(m));
+            }
+        });
+    }
+
+    #[test]
+    fn check_agrees_with_the_opponents_captures(seed in any::<u64>()) {
+        random_game(seed, 100, |g| {
+            let pos = g.position();
+            let Some(terminal) = pos.terminal(pos.turn()) else { return };
+            // Pass the move to the opponent and see whether one of its moves takes the terminal.
+            let other = pos.with_turn(!pos.turn());
+            let takes = other.legal_moves().iter().any(|m| m.to() == terminal);
+            assert_eq!(pos.is_check(), takes, "{pos:?}");
+        });
+    }
+}
