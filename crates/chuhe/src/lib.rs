@@ -12,9 +12,20 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod error;
+pub mod game;
+mod movelist;
+pub mod perft;
+mod setup_error;
 pub mod suite;
+pub mod xiangqi;
 pub mod xiongqi;
 mod zobrist;
+
+pub use error::MoveError;
+pub use game::{Game, GameRules, History};
+pub use movelist::MoveList;
+pub use setup_error::{Location, PositionError, Problem};
 
 pub use chuhe_notation::{Side, Status};
 

@@ -1,23 +1,14 @@
-//! The game arbiter: history, repetition (X6), game end (X7), undo.
+//! Xiongqi's rules for the shared arbiter: repetition (X6) and the end of the game (X7).
 
-use std::collections::HashMap;
+use chuhe_notation::Status;
 
-use chuhe_notation::{Side, Status};
-
-use super::moves::MoveError;
 use super::position::Position;
 use super::setup::FeenError;
 use super::types::{Move, MoveList};
-use crate::Outcome;
+use crate::game::{GameRules, History};
+use crate::{MoveError, Outcome};
 
-/// The X6 identity of a move: the moving piece (before moving), origin, destination, promotion.
-#[inline]
-pub(crate) fn move_key(pos: &Position, m: Move) -> u32 {
-    let piece = pos.board[m.from().index()] as u32;
-    (piece << 16) | m.bits() as u32
-}
-
-/// A Xiongqi game: a start position, the moves played, and the result.
+/// A Xiongqi game: the shared arbiter with Xiongqi's rules.
 ///
 /// ```
 /// use chuhe::xiongqi::Game;
@@ -33,210 +24,103 @@ pub(crate) fn move_key(pos: &Position, m: Move) -> u32 {
 /// game.play(again).unwrap(); // a record may still play it: its player loses
 /// assert_eq!(game.outcome().unwrap().status, Status::Repetition);
 /// ```
-#[derive(Clone, Debug)]
-pub struct Game {
-    positions: Vec<Position>,
-    moves: Vec<Move>,
-    /// (hash after, move key) → index into `positions` of the position it led to.
-    seen: HashMap<(u64, u32), usize>,
-    declared: Option<Outcome>,
-    outcome: Option<Outcome>,
-}
+pub type Game = crate::Game<Position>;
 
-impl Default for Game {
-    fn default() -> Self {
-        Game::new()
-    }
-}
-
-/// Why a move could not be played in a game.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct GameError(#[from] pub MoveError);
-
-impl Game {
+impl crate::Game<Position> {
     /// A game from the start position.
     pub fn new() -> Game {
         Game::from_position(Position::start())
     }
 
-    /// A game from a position (no history, X8).
-    pub fn from_position(position: Position) -> Game {
-        let mut game = Game {
-            positions: vec![position],
-            moves: Vec::new(),
-            seen: HashMap::new(),
-            declared: None,
-            outcome: None,
-        };
-        game.outcome = game.compute_outcome();
-        game
-    }
-
-    /// A game from a FEEN.
+    /// A game from a FEEN (no history, clock 0: X8).
     pub fn from_feen(text: &str) -> Result<Game, FeenError> {
         Ok(Game::from_position(Position::from_feen(text)?))
     }
+}
 
-    /// The current position.
-    pub fn position(&self) -> &Position {
-        self.positions.last().expect("a game always has a position")
+impl Default for crate::Game<Position> {
+    fn default() -> Self {
+        Game::new()
+    }
+}
+
+/// The X6 identity of a move: the moving piece (before moving), origin, destination, promotion.
+#[inline]
+pub(crate) fn move_key(pos: &Position, m: Move) -> u32 {
+    let piece = pos.board[m.from().index()] as u32;
+    (piece << 16) | m.bits() as u32
+}
+
+impl GameRules for Position {
+    type Move = Move;
+    type Moves = MoveList;
+
+    fn turn(&self) -> chuhe_notation::Side {
+        self.turn
     }
 
-    /// The position the game started from.
-    pub fn start_position(&self) -> &Position {
-        &self.positions[0]
+    fn identity_hash(&self) -> u64 {
+        self.hash
     }
 
-    /// The moves played so far.
-    pub fn moves(&self) -> &[Move] {
-        &self.moves
+    fn same_identity(&self, other: &Self) -> bool {
+        Position::same_identity(self, other)
     }
 
-    /// The positions so far: the start, then one after each move.
-    pub fn positions(&self) -> &[Position] {
-        &self.positions
+    fn is_check(&self) -> bool {
+        Position::is_check(self)
     }
 
-    /// Would `m` repeat an earlier (move, resulting position) pair (X6)? O(1).
-    pub fn is_repetitive(&self, m: Move) -> bool {
-        let pos = self.position();
-        if self.seen.is_empty() || pos.is_capture(m) {
+    fn legal_moves(&self) -> MoveList {
+        Position::legal_moves(self)
+    }
+
+    fn retain_moves(moves: &mut MoveList, keep: impl FnMut(Move) -> bool) {
+        moves.retain(keep);
+    }
+
+    fn check_move(&self, m: Move) -> Result<(), MoveError> {
+        if let Some(o) = self.static_outcome() {
+            return Err(MoveError::GameOver {
+                status: o.status.as_str(),
+            });
+        }
+        self.check_movement(m)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        Position::parse_move(self, text)
+    }
+
+    fn play_unchecked(&mut self, m: Move) {
+        Position::play_unchecked(self, m)
+    }
+
+    /// X7 in order: mareking, insufficient, stalemate (repetitive moves do not count), movelimit.
+    fn outcome(history: &History<Self>, has_legal_move: bool) -> Option<Outcome> {
+        let pos = history.current();
+        if let Some(o) = pos.static_outcome() {
+            return Some(o);
+        }
+        (!has_legal_move).then(|| Outcome::win(Status::Stalemate, !pos.turn))
+    }
+
+    /// X6: the same move (piece, origin, destination, promotion) leading to the same position
+    /// (placement and side to move) as an earlier entry of the history.
+    fn is_forbidden_by_history(history: &History<Self>, m: Move) -> bool {
+        let pos = history.current();
+        // A repetitive move never captures: pieces never come back to the board.
+        if history.moves().is_empty() || pos.is_capture(m) {
             return false;
         }
         let mut after = pos.clone();
         after.play_unchecked(m);
-        self.seen
-            .get(&(after.hash(), move_key(pos, m)))
-            .is_some_and(|&i| self.positions[i].same_identity(&after))
-    }
-
-    /// The legal moves: by the movement rules, minus repetitive moves, none once the game is over.
-    pub fn legal_moves(&self) -> MoveList {
-        if self.outcome.is_some() {
-            return MoveList::new();
-        }
-        let mut list = self.position().legal_moves();
-        if !self.seen.is_empty() {
-            list.retain(|m| !self.is_repetitive(m));
-        }
-        list
-    }
-
-    /// The result, once the game is over (X7, X6 and declared results).
-    pub fn outcome(&self) -> Option<Outcome> {
-        self.outcome
-    }
-
-    /// Is the side to move in check (informative, X4)?
-    pub fn is_check(&self) -> bool {
-        self.position().is_check()
-    }
-
-    /// Plays a move checked against the rules. A repetitive move (X6) is accepted, as a game
-    /// record may contain one, and ends the game as `repetition`, its player losing.
-    /// On error the game is unchanged.
-    pub fn play(&mut self, m: Move) -> Result<(), GameError> {
-        if let Some(o) = self.outcome {
-            return Err(MoveError::GameOver {
-                status: o.status.as_str(),
-            }
-            .into());
-        }
-        let pos = self.position();
-        let mover = pos.turn();
-        if !pos.is_pseudo_legal(m) {
-            // Let the position explain why.
-            let text = m.to_string();
-            pos.parse_move(&text)?;
-            return Err(MoveError::Illegal {
-                reason: format!("{m} is not a legal move here"),
-            }
-            .into());
-        }
-        let repetitive = self.is_repetitive(m);
-        self.push(m);
-        if repetitive {
-            self.outcome = Some(Outcome::win(Status::Repetition, !mover));
-        }
-        Ok(())
-    }
-
-    /// Parses (PMN or coordinates) and plays a move; returns it.
-    pub fn play_text(&mut self, text: &str) -> Result<Move, GameError> {
-        if let Some(o) = self.outcome {
-            return Err(MoveError::GameOver {
-                status: o.status.as_str(),
-            }
-            .into());
-        }
-        let m = self.position().parse_move(text)?;
-        self.play(m)?;
-        Ok(m)
-    }
-
-    fn push(&mut self, m: Move) {
-        let pos = self.position();
         let key = move_key(pos, m);
-        let mut after = pos.clone();
-        after.play_unchecked(m);
-        let index = self.positions.len();
-        self.seen.entry((after.hash(), key)).or_insert(index);
-        self.positions.push(after);
-        self.moves.push(m);
-        self.outcome = self.compute_outcome();
-    }
-
-    /// Takes back the last move; declared results are cleared too.
-    pub fn undo(&mut self) -> Option<Move> {
-        let m = self.moves.pop()?;
-        let after = self.positions.pop()?;
-        let index = self.positions.len();
-        let key = move_key(self.position(), m);
-        if self.seen.get(&(after.hash(), key)) == Some(&index) {
-            self.seen.remove(&(after.hash(), key));
-        }
-        self.declared = None;
-        self.outcome = self.compute_outcome();
-        Some(m)
-    }
-
-    /// `side` resigns and loses (CGSN `resignation`).
-    pub fn resign(&mut self, side: Side) {
-        self.declare(Outcome::win(Status::Resignation, !side));
-    }
-
-    /// `side`'s flag fell: it loses (CGSN `timelimit`).
-    pub fn time_out(&mut self, side: Side) {
-        self.declare(Outcome::win(Status::Timelimit, !side));
-    }
-
-    /// Both players agree to a draw (CGSN `agreement`).
-    pub fn agree_draw(&mut self) {
-        self.declare(Outcome::draw(Status::Agreement));
-    }
-
-    fn declare(&mut self, outcome: Outcome) {
-        if self.outcome.is_none() {
-            self.declared = Some(outcome);
-            self.outcome = Some(outcome);
-        }
-    }
-
-    /// X7 in order after the last move: mareking, insufficient, stalemate, movelimit.
-    fn compute_outcome(&self) -> Option<Outcome> {
-        if let Some(d) = self.declared {
-            return Some(d);
-        }
-        let pos = self.position();
-        if let Some(o) = pos.static_outcome() {
-            return Some(o);
-        }
-        let mut list = pos.legal_moves();
-        if !self.seen.is_empty() {
-            list.retain(|m| !self.is_repetitive(m));
-        }
-        list.is_empty()
-            .then(|| Outcome::win(Status::Stalemate, !pos.turn()))
+        let positions = history.positions();
+        let moves = history.moves();
+        let repeated = history
+            .occurrences(&after)
+            .any(|i| i > 0 && move_key(&positions[i - 1], moves[i - 1]) == key);
+        repeated
     }
 }

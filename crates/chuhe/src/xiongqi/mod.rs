@@ -16,13 +16,13 @@ mod position;
 mod setup;
 mod types;
 
+pub use crate::setup_error::{Location, PositionError, Problem};
 pub use attacks::{bishop_attacks, cannon_captures, horse_attacks, rook_attacks};
 pub use bitboard::{file_bb, rank_bb, squares, Square, SquareIter};
-pub use game::{Game, GameError};
-pub use moves::MoveError;
+pub use game::Game;
 pub use perft::{divide, perft, perft_game};
 pub use position::Position;
-pub use setup::{FeenError, Location, PositionError, Problem, Setup};
+pub use setup::{FeenError, Setup};
 pub use types::{Move, MoveList, Piece, Role};
 
 /// The start position in FEEN.

@@ -7,55 +7,7 @@ use chuhe_notation::{Cell, MoveOp, Pmn, Side};
 use super::bitboard::Square;
 use super::position::{across_river, far_rank, Position};
 use super::types::{Move, Piece, Role};
-
-/// Why a move given as text is not a legal move here.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum MoveError {
-    /// Neither PMN nor the coordinate form.
-    #[error("'{text}' is not a move: {reason}")]
-    Syntax {
-        /// The text as given.
-        text: String,
-        /// What is wrong with it.
-        reason: String,
-    },
-    /// A square outside the 8×8 board.
-    #[error("'{square}' is not a square of the 8×8 board (a1–h8)")]
-    UnknownSquare {
-        /// The square as written.
-        square: String,
-    },
-    /// Nothing stands on the origin.
-    #[error("there is no piece on {square}")]
-    NoPiece {
-        /// The origin.
-        square: Square,
-    },
-    /// The piece on the origin belongs to the side not to move.
-    #[error("the piece on {square} ('{piece}') is {owner}'s, and it is {turn}'s move")]
-    NotYourPiece {
-        /// The origin.
-        square: Square,
-        /// The piece there.
-        piece: Piece,
-        /// Its owner ("first"/"second").
-        owner: &'static str,
-        /// The side to move.
-        turn: &'static str,
-    },
-    /// The move breaks the rules.
-    #[error("{reason}")]
-    Illegal {
-        /// Why, for a person.
-        reason: String,
-    },
-    /// The game is already over.
-    #[error("the game is over ({status})")]
-    GameOver {
-        /// The CGSN status word.
-        status: &'static str,
-    },
-}
+use crate::MoveError;
 
 impl Position {
     /// The canonical PMN of a move in this position: `e3-e4`, `e4+e5`, `d7-d8=E`, `d1~e1`.
@@ -110,7 +62,7 @@ impl Position {
         }
         let pmn = Pmn::parse(text).map_err(|e| MoveError::Syntax {
             text: text.to_string(),
-            reason: e.to_string(),
+            reason: format!("expected PMN such as e3-e4 or coordinates such as e3e4 ({e})"),
         })?;
         let (from, to, op, transform, captured) = match pmn {
             Pmn::Move {
@@ -184,13 +136,13 @@ impl Position {
     }
 
     fn mover(&self, from: Square) -> Result<Piece, MoveError> {
-        let piece = self
-            .piece_at(from)
-            .ok_or(MoveError::NoPiece { square: from })?;
+        let piece = self.piece_at(from).ok_or(MoveError::NoPiece {
+            square: from.to_string(),
+        })?;
         if piece.side != self.turn {
             return Err(MoveError::NotYourPiece {
-                square: from,
-                piece,
+                square: from.to_string(),
+                piece: piece.to_string(),
                 owner: piece.side.as_str(),
                 turn: self.turn.as_str(),
             });
@@ -199,7 +151,7 @@ impl Position {
     }
 
     /// Checks a move against the movement rules with a reason a person understands.
-    fn check_movement(&self, m: Move) -> Result<(), MoveError> {
+    pub(crate) fn check_movement(&self, m: Move) -> Result<(), MoveError> {
         let piece = self.mover(m.from())?;
         if m.promotion().is_some() {
             if !piece.role.is_soldier() {
@@ -251,14 +203,13 @@ fn describe(piece: Piece) -> String {
 }
 
 fn illegal(reason: &str) -> MoveError {
-    MoveError::Illegal {
-        reason: reason.to_string(),
-    }
+    MoveError::illegal(reason)
 }
 
 fn square_from_cell(cell: Cell) -> Result<Square, MoveError> {
     Square::from_cell(cell).ok_or(MoveError::UnknownSquare {
         square: cell.to_string(),
+        board: "a1–h8",
     })
 }
 

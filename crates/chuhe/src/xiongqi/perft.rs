@@ -1,53 +1,67 @@
-//! Perft (X9): legal move paths counted with repetition along the searched path.
+//! Perft (X9) for Xiongqi: repetition (X6) along the searched path, and no children at a
+//! finished game (X7 1, 3, 5).
 
 use super::game::{move_key, Game};
 use super::position::Position;
 use super::types::{Move, MoveList};
+use crate::game::History;
+use crate::perft::PerftRules;
 
-#[derive(Clone, Copy)]
-struct Entry {
+/// One (move, resulting position) pair of the searched path.
+#[derive(Clone, Copy, Debug)]
+pub struct PathEntry {
     key: u32,
     hash: u64,
     capture: bool,
 }
 
-/// The searched path: (move, resulting position) pairs, as X6 needs them.
-struct Path {
-    entries: Vec<Entry>,
-}
+impl PerftRules for Position {
+    type Path = Vec<PathEntry>;
 
-impl Path {
-    fn from_game(game: &Game) -> Path {
-        let mut entries = Vec::new();
-        let positions = game.positions();
-        for (i, &m) in game.moves().iter().enumerate() {
-            entries.push(Entry {
+    fn path_from(history: &History<Self>) -> Vec<PathEntry> {
+        let positions = history.positions();
+        history
+            .moves()
+            .iter()
+            .enumerate()
+            .map(|(i, &m)| PathEntry {
                 key: move_key(&positions[i], m),
                 hash: positions[i + 1].hash(),
                 capture: positions[i].is_capture(m),
-            });
-        }
-        Path { entries }
+            })
+            .collect()
     }
 
-    /// The distinct moves that would repeat a (move, position) pair of the path from `pos`.
-    /// Only entries made by the side to move since the last capture can match: a repetitive
-    /// move never captures, and pieces never come back.
-    fn repetitive_moves(&self, pos: &Position, out: &mut Vec<Move>) {
-        out.clear();
-        let n = self.entries.len();
-        let mut i = n;
-        while i > 0 {
-            i -= 1;
-            let e = self.entries[i];
-            if (n - 1 - i) % 2 == 1 {
-                let m = Move::from_bits(e.key as u16);
-                if let Some(m) = m {
-                    if (pos.board[m.from().index()] as u32) == e.key >> 16
-                        && pos.is_pseudo_legal(m)
+    #[inline]
+    fn perft_over(&self) -> bool {
+        self.is_over_before_moving()
+    }
+
+    #[inline]
+    fn perft_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate_moves(&mut list);
+        list
+    }
+
+    #[inline]
+    fn perft_count(&self) -> u64 {
+        self.count_moves()
+    }
+
+    /// The distinct moves that would repeat a (move, position) pair of the path. Only entries
+    /// made by the side to move since the last capture can match: a repetitive move never
+    /// captures, and pieces never come back.
+    fn excluded_moves(&self, path: &Vec<PathEntry>, out: &mut Vec<Move>) {
+        let n = path.len();
+        for (back, e) in path.iter().rev().enumerate() {
+            if back % 2 == 1 {
+                if let Some(m) = Move::from_bits(e.key as u16) {
+                    if self.board[m.from().index()] as u32 == e.key >> 16
+                        && self.is_pseudo_legal(m)
                         && !out.contains(&m)
                     {
-                        let mut after = pos.clone();
+                        let mut after = self.clone();
                         after.play_unchecked(m);
                         if after.hash() == e.hash {
                             out.push(m);
@@ -55,96 +69,43 @@ impl Path {
                     }
                 }
             }
-            if e.capture {
+            if e.capture || back + 1 == n {
                 break;
             }
         }
     }
+
+    #[inline]
+    fn path_push(&self, path: &mut Vec<PathEntry>, m: Move, child: &Self) {
+        path.push(PathEntry {
+            key: move_key(self, m),
+            hash: child.hash(),
+            capture: self.is_capture(m),
+        });
+    }
+
+    #[inline]
+    fn path_pop(path: &mut Vec<PathEntry>) {
+        path.pop();
+    }
 }
 
-/// Perft from a position without history.
+/// Perft from a position without history (X8, X9).
 ///
 /// ```
 /// use chuhe::xiongqi::{perft, Position};
 /// assert_eq!(perft(&Position::start(), 2), 676);
 /// ```
 pub fn perft(pos: &Position, depth: u32) -> u64 {
-    let mut path = Path {
-        entries: Vec::new(),
-    };
-    let mut scratch = Vec::new();
-    perft_inner(pos, depth, &mut path, &mut scratch)
+    crate::perft::perft_with_path(pos, depth, &mut Vec::new())
 }
 
 /// Perft from the current position of a game, its history counting for repetition.
 pub fn perft_game(game: &Game, depth: u32) -> u64 {
-    if game.outcome().is_some() {
-        return u64::from(depth == 0);
-    }
-    let mut path = Path::from_game(game);
-    let mut scratch = Vec::new();
-    perft_inner(game.position(), depth, &mut path, &mut scratch)
+    crate::perft::perft_game(game, depth)
 }
 
-/// Perft split by root move: each legal move with the count below it.
+/// Perft split by root move.
 pub fn divide(game: &Game, depth: u32) -> Vec<(Move, u64)> {
-    if depth == 0 {
-        return Vec::new();
-    }
-    let mut path = Path::from_game(game);
-    let mut scratch = Vec::new();
-    let pos = game.position();
-    let mut out = Vec::new();
-    for &m in game.legal_moves().iter() {
-        path.entries.push(entry(pos, m));
-        let mut child = pos.clone();
-        child.play_unchecked(m);
-        out.push((m, perft_inner(&child, depth - 1, &mut path, &mut scratch)));
-        path.entries.pop();
-    }
-    out
-}
-
-#[inline]
-fn entry(pos: &Position, m: Move) -> Entry {
-    let mut after = pos.clone();
-    after.play_unchecked(m);
-    Entry {
-        key: move_key(pos, m),
-        hash: after.hash(),
-        capture: pos.is_capture(m),
-    }
-}
-
-fn perft_inner(pos: &Position, depth: u32, path: &mut Path, scratch: &mut Vec<Move>) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    if pos.is_over_before_moving() {
-        return 0;
-    }
-    path.repetitive_moves(pos, scratch);
-    if depth == 1 {
-        return pos.count_moves() - scratch.len() as u64;
-    }
-    let excluded = std::mem::take(scratch);
-    let mut list = MoveList::new();
-    pos.generate_moves(&mut list);
-    let mut total = 0;
-    for &m in list.iter() {
-        if excluded.contains(&m) {
-            continue;
-        }
-        let mut child = pos.clone();
-        child.play_unchecked(m);
-        path.entries.push(Entry {
-            key: move_key(pos, m),
-            hash: child.hash(),
-            capture: pos.is_capture(m),
-        });
-        total += perft_inner(&child, depth - 1, path, scratch);
-        path.entries.pop();
-    }
-    *scratch = excluded;
-    total
+    crate::perft::divide(game, depth)
 }

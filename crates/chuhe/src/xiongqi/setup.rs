@@ -1,71 +1,11 @@
 //! From FEEN text to a validated [`Position`] (decision X8), and back.
 
-use std::fmt;
-
 use chuhe_notation::{Epin, Feen, Hand, ParseError, Placement, Side, Sin, StyleTurn};
 
 use super::bitboard::{squares, Square};
 use super::position::{across_river, Position};
 use super::types::{Piece, Role};
-
-/// Where a problem in a setup is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Location {
-    /// A square of the board.
-    Square(Square),
-    /// The hand of a side.
-    Hand(Side),
-    /// The board as a whole.
-    Board,
-    /// The style-turn field.
-    StyleTurn,
-}
-
-impl fmt::Display for Location {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Location::Square(s) => write!(f, "{s}"),
-            Location::Hand(side) => write!(f, "{} hand", side.as_str()),
-            Location::Board => f.write_str("board"),
-            Location::StyleTurn => f.write_str("style-turn"),
-        }
-    }
-}
-
-/// One reason a setup is not a valid Xiongqi position.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Problem {
-    /// Where.
-    pub location: Location,
-    /// What is wrong, for a person.
-    pub message: String,
-}
-
-impl fmt::Display for Problem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.location, self.message)
-    }
-}
-
-/// All the reasons a setup is not a valid position (X8), never just the first.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub struct PositionError {
-    /// Every problem found, in board order.
-    pub problems: Vec<Problem>,
-}
-
-impl fmt::Display for PositionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("invalid Xiongqi position: ")?;
-        for (i, p) in self.problems.iter().enumerate() {
-            if i > 0 {
-                f.write_str("; ")?;
-            }
-            write!(f, "{p}")?;
-        }
-        Ok(())
-    }
-}
+use crate::setup_error::{Location, PositionError, Problem};
 
 /// Why a FEEN string did not give a position.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -137,7 +77,7 @@ impl Setup {
                 match piece_of(epin) {
                     Ok(p) => setup.board[sq.index()] = Some(p),
                     Err(message) => problems.push(Problem {
-                        location: Location::Square(sq),
+                        location: Location::Square(sq.cell()),
                         message,
                     }),
                 }
@@ -157,14 +97,17 @@ impl Setup {
         let style = feen.style_turn.first_style();
         if style.letter() != 'X' {
             problems.push(Problem {
-                location: Location::StyleTurn,
+                location: Location::Turn,
                 message: format!("the Xiongqi style is X/x, not {}", feen.style_turn),
             });
         }
         if problems.is_empty() {
             Ok(setup)
         } else {
-            Err(PositionError { problems })
+            Err(PositionError {
+                game: "Xiongqi",
+                problems,
+            })
         }
     }
 }
@@ -213,14 +156,14 @@ impl Position {
             let letter = if piece.side == Side::First { "S" } else { "s" };
             if piece.role == Role::Soldier && across {
                 problems.push(Problem {
-                    location: Location::Square(sq),
+                    location: Location::Square(sq.cell()),
                     message: format!(
                         "'{piece}' is a soldier across the river; write '+{letter}' (X1)"
                     ),
                 });
             } else if piece.role == Role::CrossedSoldier && !across {
                 problems.push(Problem {
-                    location: Location::Square(sq),
+                    location: Location::Square(sq.cell()),
                     message: format!(
                         "'{piece}' is a soldier before the river; write '{letter}' (X1)"
                     ),
@@ -251,7 +194,8 @@ impl Position {
                     location: Location::Square(
                         squares(terminals)
                             .nth(1)
-                            .unwrap_or(Square::from_index_unchecked(0)),
+                            .unwrap_or(Square::from_index_unchecked(0))
+                            .cell(),
                     ),
                     message: format!(
                         "{} has {} terminal pieces ({}); a side has at most one",
@@ -271,7 +215,7 @@ impl Position {
                 let gs = Square::from_index_unchecked(g.trailing_zeros() as u8);
                 let ds = Square::from_index_unchecked(d.trailing_zeros() as u8);
                 problems.push(Problem {
-                    location: Location::Square(ds),
+                    location: Location::Square(ds.cell()),
                     message: format!(
                         "a dragon on {ds} with a general on {gs}: generals turn into dragons together (X3)"
                     ),
@@ -283,7 +227,7 @@ impl Position {
             let n = Square::from_index_unchecked(north_g.trailing_zeros() as u8);
             if Position::generals_face(s, n, pos.occupied()) {
                 problems.push(Problem {
-                    location: Location::Square(s),
+                    location: Location::Square(s.cell()),
                     message: format!(
                         "the generals on {s} and {n} face each other; they would already be dragons (X3)"
                     ),
@@ -291,7 +235,10 @@ impl Position {
             }
         }
         if !problems.is_empty() {
-            return Err(PositionError { problems });
+            return Err(PositionError {
+                game: "Xiongqi",
+                problems,
+            });
         }
         pos.halfmove = setup.halfmove;
         pos.set_turn(setup.turn);

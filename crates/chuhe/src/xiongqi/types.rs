@@ -216,7 +216,7 @@ impl fmt::Display for Piece {
 /// let m = Move::new(Square::from_coords(4, 6).unwrap(), Square::from_coords(4, 7).unwrap(), Some(Role::Empress));
 /// assert_eq!(m.to_string(), "e7e8e");
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Move(u16);
 
 impl Move {
@@ -293,69 +293,5 @@ impl fmt::Debug for Move {
     }
 }
 
-/// A fixed-capacity list of moves, large enough for any legal Xiongqi position.
-#[derive(Clone)]
-pub struct MoveList {
-    moves: [Move; MoveList::CAPACITY],
-    len: usize,
-}
-
-impl MoveList {
-    /// Upper bound on the moves of one side: 62 pieces × 22 destinations.
-    pub const CAPACITY: usize = 1400;
-
-    /// An empty list.
-    #[inline]
-    pub fn new() -> MoveList {
-        MoveList {
-            moves: [Move(0); MoveList::CAPACITY],
-            len: 0,
-        }
-    }
-
-    #[inline(always)]
-    pub(crate) fn push(&mut self, m: Move) {
-        if self.len < Self::CAPACITY {
-            self.moves[self.len] = m;
-            self.len += 1;
-        }
-    }
-
-    /// Keeps the moves for which `keep` is true.
-    pub fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
-        let mut j = 0;
-        for i in 0..self.len {
-            let m = self.moves[i];
-            if keep(m) {
-                self.moves[j] = m;
-                j += 1;
-            }
-        }
-        self.len = j;
-    }
-
-    /// The moves as a slice.
-    #[inline]
-    pub fn as_slice(&self) -> &[Move] {
-        &self.moves[..self.len]
-    }
-}
-
-impl Default for MoveList {
-    fn default() -> Self {
-        MoveList::new()
-    }
-}
-
-impl std::ops::Deref for MoveList {
-    type Target = [Move];
-    fn deref(&self) -> &[Move] {
-        self.as_slice()
-    }
-}
-
-impl fmt::Debug for MoveList {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list().entries(self.as_slice()).finish()
-    }
-}
+/// A list of moves, large enough for any valid Xiongqi position (62 pieces × 22 destinations).
+pub type MoveList = crate::MoveList<Move, 1400>;

@@ -1,0 +1,164 @@
+//! Xiangqi's rules for the shared arbiter: checkmate and stalemate (S2), repetition with
+//! perpetual check (S3), the 100-ply rule (S4), insufficient material (S5); and the
+//! teaching rules' ends (C3, C4).
+
+use chuhe_notation::{Side, Status};
+
+use super::position::Position;
+use super::setup::SetupError;
+use super::types::{Move, RuleSet};
+use super::MoveList;
+use crate::game::{GameRules, History};
+use crate::perft::PerftRules;
+use crate::{MoveError, Outcome};
+
+/// A Xiangqi game: the shared arbiter with Xiangqi's rules (either rule set).
+pub type Game = crate::Game<Position>;
+
+impl crate::Game<Position> {
+    /// A standard game from the start position.
+    pub fn new() -> Game {
+        Game::from_position(Position::start())
+    }
+
+    /// A game from a FEN or FEEN under `rules`.
+    pub fn from_text(text: &str, rules: RuleSet) -> Result<Game, SetupError> {
+        Ok(Game::from_position(Position::from_text(text, rules)?))
+    }
+}
+
+impl Default for crate::Game<Position> {
+    fn default() -> Self {
+        Game::new()
+    }
+}
+
+/// S3: the outcome when the current position has occurred `fold` times: the side that gave
+/// check with every one of its moves since the first of those occurrences, while the other
+/// did not, loses; otherwise a draw.
+fn repetition_outcome(history: &History<Position>) -> Option<Outcome> {
+    let pos = history.current();
+    let fold = pos.repetition_fold() as usize;
+    let occurrences: Vec<usize> = history.occurrences(pos).collect();
+    if occurrences.len() < fold.max(2) {
+        return None;
+    }
+    let first = occurrences[0];
+    let positions = history.positions();
+    // checks[side]: did every move of `side` in the cycle give check?
+    let mut all_checks = [true, true];
+    for j in first + 1..positions.len() {
+        let mover = positions[j - 1].turn();
+        if !positions[j].is_check() {
+            all_checks[mover.index()] = false;
+        }
+    }
+    Some(match all_checks {
+        [true, false] => Outcome::win(Status::Repetition, Side::Second),
+        [false, true] => Outcome::win(Status::Repetition, Side::First),
+        _ => Outcome::draw(Status::Repetition),
+    })
+}
+
+impl GameRules for Position {
+    type Move = Move;
+    type Moves = MoveList;
+
+    fn turn(&self) -> Side {
+        self.turn
+    }
+
+    fn identity_hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn same_identity(&self, other: &Self) -> bool {
+        Position::same_identity(self, other)
+    }
+
+    fn is_check(&self) -> bool {
+        Position::is_check(self)
+    }
+
+    fn legal_moves(&self) -> MoveList {
+        Position::legal_moves(self)
+    }
+
+    fn retain_moves(moves: &mut MoveList, keep: impl FnMut(Move) -> bool) {
+        moves.retain(keep);
+    }
+
+    fn check_move(&self, m: Move) -> Result<(), MoveError> {
+        Position::check_move(self, m)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        Position::parse_move(self, text)
+    }
+
+    fn play_unchecked(&mut self, m: Move) {
+        Position::play_unchecked(self, m)
+    }
+
+    /// `xiangqi`: S5, then no legal move (S2: checkmate or stalemate, the side to move loses),
+    /// then repetition (S3), then the 100-ply rule (S4).
+    /// `xiangqi-capture`: the general captured (C3), 100 plies (C4), no move at all (C3).
+    fn outcome(history: &History<Self>, has_legal_move: bool) -> Option<Outcome> {
+        let pos = history.current();
+        if let Some(o) = pos.static_outcome() {
+            return Some(o);
+        }
+        if !has_legal_move {
+            let status = if pos.rules() == RuleSet::Standard && pos.is_check() {
+                Status::Checkmate
+            } else {
+                Status::Stalemate
+            };
+            return Some(Outcome::win(status, !pos.turn()));
+        }
+        if pos.rules() == RuleSet::Standard {
+            if let Some(o) = repetition_outcome(history) {
+                return Some(o);
+            }
+            if pos.halfmove() >= 100 {
+                return Some(Outcome::draw(Status::Movelimit));
+            }
+        }
+        None
+    }
+}
+
+impl PerftRules for Position {
+    type Path = ();
+
+    fn path_from(_history: &History<Self>) {}
+
+    /// Perft counts legal moves only, as Fairy-Stockfish does; a captured general
+    /// (`xiangqi-capture`) ends the line.
+    #[inline]
+    fn perft_over(&self) -> bool {
+        self.rules() == RuleSet::Capture && self.static_outcome().is_some()
+    }
+
+    #[inline]
+    fn perft_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate_moves(&mut list);
+        list
+    }
+
+    #[inline]
+    fn perft_count(&self) -> u64 {
+        self.count_moves()
+    }
+}
+
+/// Perft from a position (legal moves only, as published perft figures count them).
+///
+/// ```
+/// use chuhe::xiangqi::{perft, Position};
+/// assert_eq!(perft(&Position::start(), 2), 1920);
+/// ```
+pub fn perft(pos: &Position, depth: u32) -> u64 {
+    crate::perft::perft_with_path(pos, depth, &mut ())
+}

@@ -1,0 +1,23 @@
+//! Xiangqi (象棋): 9×10, standard rules (S1–S5) and capture-the-king teaching rules (C1–C4).
+
+mod attacks;
+mod bitboard;
+mod game;
+mod notation;
+mod position;
+mod setup;
+mod types;
+mod wxf;
+
+pub use bitboard::{file_bb, rank_bb, squares, Square, SquareIter};
+pub use game::{perft, Game};
+pub use notation::MoveNotation;
+pub use position::Position;
+pub use setup::{looks_like_feen, FenSyntaxError, SetupError};
+pub use types::{Move, Piece, Role, RuleSet};
+
+/// A list of Xiangqi moves.
+pub type MoveList = crate::MoveList<Move, 256>;
+
+/// The standard start position in FEN.
+pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";

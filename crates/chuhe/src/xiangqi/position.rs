@@ -1,0 +1,550 @@
+//! The validated Xiangqi position and its move generation, for both rule sets.
+
+use chuhe_notation::{Side, Status};
+
+use super::attacks::{
+    cannon_captures, elephant_attacks, file_attacks, horse_attackers, horse_attacks, own_half,
+    rook_attacks, ADVISOR_STEPS, GENERAL_STEPS, SOLDIER_ATTACKERS, SOLDIER_STEPS,
+};
+use super::bitboard::{file_bb, rank_bb, squares, Square};
+use super::types::{Move, Piece, Role, RuleSet};
+use super::MoveList;
+use crate::zobrist;
+use crate::Outcome;
+
+const EMPTY: u8 = u8::MAX;
+
+static PIECE_KEYS: [u64; 14 * 90] = zobrist::keys(0x5869_616E_6771_6921);
+const SIDE_KEY: u64 = zobrist::splitmix64(0x0000_5245_4442_4C4B).1;
+
+#[inline(always)]
+fn piece_key(piece_index: usize, sq: Square) -> u64 {
+    PIECE_KEYS[piece_index * 90 + sq.index()]
+}
+
+/// A Xiangqi position, valid by construction (see [`crate::xiangqi::Setup`]).
+///
+/// ```
+/// use chuhe::xiangqi::{perft, Position};
+/// let pos = Position::start();
+/// assert_eq!(pos.legal_moves().len(), 44);
+/// assert_eq!(perft(&pos, 3), 79666);
+/// ```
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Position {
+    pub(crate) by_role: [u128; 7],
+    pub(crate) by_side: [u128; 2],
+    pub(crate) board: [u8; 90],
+    /// `hands[owner][piece index]`: captured pieces (FEEN only; they never return).
+    pub(crate) hands: [[u8; 14]; 2],
+    pub(crate) turn: Side,
+    /// Plies since the last capture (S4), from the FEN's half-move field.
+    pub(crate) halfmove: u32,
+    /// Plies since the game's start (C4, and the FEN's move number).
+    pub(crate) ply: u32,
+    pub(crate) hash: u64,
+    pub(crate) rules: RuleSet,
+    /// S3's fold count: the game ends when a position occurs this many times.
+    pub(crate) fold: u8,
+}
+
+impl Position {
+    pub(crate) fn empty(rules: RuleSet) -> Position {
+        Position {
+            by_role: [0; 7],
+            by_side: [0; 2],
+            board: [EMPTY; 90],
+            hands: [[0; 14]; 2],
+            turn: Side::First,
+            halfmove: 0,
+            ply: 0,
+            hash: 0,
+            rules,
+            fold: 3,
+        }
+    }
+
+    /// The standard start position.
+    pub fn start() -> Position {
+        Position::start_with(RuleSet::Standard)
+    }
+
+    /// The start position under a rule set.
+    pub fn start_with(rules: RuleSet) -> Position {
+        let mut pos = Position::empty(rules);
+        let back = [
+            Role::Chariot,
+            Role::Horse,
+            Role::Elephant,
+            Role::Advisor,
+            Role::General,
+            Role::Advisor,
+            Role::Elephant,
+            Role::Horse,
+            Role::Chariot,
+        ];
+        for (f, &role) in back.iter().enumerate() {
+            let f = f as u8;
+            pos.put(sq(f, 0), Piece::new(Side::First, role));
+            pos.put(sq(f, 9), Piece::new(Side::Second, role));
+        }
+        for f in [1, 7] {
+            pos.put(sq(f, 2), Piece::new(Side::First, Role::Cannon));
+            pos.put(sq(f, 7), Piece::new(Side::Second, Role::Cannon));
+        }
+        for f in [0, 2, 4, 6, 8] {
+            pos.put(sq(f, 3), Piece::new(Side::First, Role::Soldier));
+            pos.put(sq(f, 6), Piece::new(Side::Second, Role::Soldier));
+        }
+        pos.hash = pos.compute_hash();
+        pos
+    }
+
+    // ----- accessors -------------------------------------------------------------------
+
+    /// The side to move (`First` = Red).
+    #[inline]
+    pub fn turn(&self) -> Side {
+        self.turn
+    }
+
+    /// Plies since the last capture (S4).
+    #[inline]
+    pub fn halfmove(&self) -> u32 {
+        self.halfmove
+    }
+
+    /// Sets the plies-since-capture clock.
+    pub fn set_halfmove(&mut self, halfmove: u32) {
+        self.halfmove = halfmove;
+    }
+
+    /// Plies played since the start of the game (C4; FEN move number = `ply / 2 + 1`).
+    #[inline]
+    pub fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    /// Sets the game's ply count.
+    pub fn set_ply(&mut self, ply: u32) {
+        self.ply = ply;
+    }
+
+    /// The rule set.
+    #[inline]
+    pub fn rules(&self) -> RuleSet {
+        self.rules
+    }
+
+    /// S3's fold count (3 by default, as pyffish; the online site claims at 4).
+    #[inline]
+    pub fn repetition_fold(&self) -> u8 {
+        self.fold
+    }
+
+    /// Sets S3's fold count (at least 2).
+    pub fn set_repetition_fold(&mut self, fold: u8) {
+        self.fold = fold.max(2);
+    }
+
+    /// The same position under another rule set.
+    pub fn with_rules(&self, rules: RuleSet) -> Position {
+        let mut p = self.clone();
+        p.rules = rules;
+        p
+    }
+
+    /// Zobrist hash of placement and side to move (the repetition identity).
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The piece on a square.
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        let p = self.board[sq.index()];
+        (p != EMPTY).then(|| Piece::from_index(p as usize))
+    }
+
+    /// All occupied points.
+    #[inline(always)]
+    pub fn occupied(&self) -> u128 {
+        self.by_side[0] | self.by_side[1]
+    }
+
+    /// One side's pieces.
+    #[inline]
+    pub fn side_bb(&self, side: Side) -> u128 {
+        self.by_side[side.index()]
+    }
+
+    /// Pieces of a role (both sides).
+    #[inline]
+    pub fn role_bb(&self, role: Role) -> u128 {
+        self.by_role[role.index()]
+    }
+
+    #[inline(always)]
+    fn pieces(&self, side: Side, role: Role) -> u128 {
+        self.by_role[role.index()] & self.by_side[side.index()]
+    }
+
+    /// The square of a side's general.
+    #[inline]
+    pub fn general(&self, side: Side) -> Option<Square> {
+        squares(self.pieces(side, Role::General)).next()
+    }
+
+    /// How many of `piece` the `owner` holds (captured pieces, shown in FEEN).
+    pub fn hand_count(&self, owner: Side, piece: Piece) -> u8 {
+        self.hands[owner.index()][piece.index()]
+    }
+
+    /// The pieces in `owner`'s hand with their counts.
+    pub fn hand(&self, owner: Side) -> impl Iterator<Item = (Piece, u8)> + '_ {
+        self.hands[owner.index()]
+            .iter()
+            .enumerate()
+            .filter(|(_, &n)| n > 0)
+            .map(|(i, &n)| (Piece::from_index(i), n))
+    }
+
+    /// Same placement and side to move (the repetition identity)?
+    pub fn same_identity(&self, other: &Position) -> bool {
+        self.by_role == other.by_role && self.by_side == other.by_side && self.turn == other.turn
+    }
+
+    /// Is a soldier on `sq` of `side` across the river?
+    pub fn is_across_river(side: Side, sq: Square) -> bool {
+        own_half(side.index()) & sq.bb() == 0
+    }
+
+    // ----- editing ------------------------------------------------------------------------
+
+    #[inline(always)]
+    pub(crate) fn put(&mut self, sq: Square, piece: Piece) {
+        let b = sq.bb();
+        self.by_role[piece.role.index()] |= b;
+        self.by_side[piece.side.index()] |= b;
+        self.board[sq.index()] = piece.index() as u8;
+        self.hash ^= piece_key(piece.index(), sq);
+    }
+
+    #[inline(always)]
+    fn remove(&mut self, sq: Square, piece: Piece) {
+        let b = sq.bb();
+        self.by_role[piece.role.index()] ^= b;
+        self.by_side[piece.side.index()] ^= b;
+        self.board[sq.index()] = EMPTY;
+        self.hash ^= piece_key(piece.index(), sq);
+    }
+
+    /// The hash from scratch (tests compare it with the incremental one).
+    pub fn compute_hash(&self) -> u64 {
+        let mut h = 0;
+        for s in squares(self.occupied()) {
+            h ^= piece_key(self.board[s.index()] as usize, s);
+        }
+        if self.turn == Side::Second {
+            h ^= SIDE_KEY;
+        }
+        h
+    }
+
+    pub(crate) fn set_turn(&mut self, turn: Side) {
+        self.turn = turn;
+        self.hash = self.compute_hash();
+    }
+
+    /// The same position with `side` to move (for analysis; it may not be reachable).
+    pub fn with_turn(&self, side: Side) -> Position {
+        let mut p = self.clone();
+        p.set_turn(side);
+        p
+    }
+
+    // ----- attacks ------------------------------------------------------------------------
+
+    /// Is `target` attacked by `attacker`'s pieces given `occ` and the attacker's pieces
+    /// `theirs` (so a move can be tested before it is made)? The facing general counts (S1).
+    #[inline(always)]
+    fn attacked_with(&self, target: Square, attacker: Side, occ: u128, theirs: u128) -> bool {
+        let r = |role: Role| self.by_role[role.index()] & theirs;
+        rook_attacks(target, occ) & r(Role::Chariot) != 0
+            || cannon_captures(target, occ) & r(Role::Cannon) != 0
+            || horse_attackers(target, r(Role::Horse), occ) != 0
+            || SOLDIER_ATTACKERS[attacker.index()][target.index()] & r(Role::Soldier) != 0
+            || file_attacks(target, occ) & r(Role::General) != 0
+    }
+
+    /// Is the square attacked by `attacker` (flying general included)?
+    pub fn is_attacked(&self, target: Square, attacker: Side) -> bool {
+        self.attacked_with(
+            target,
+            attacker,
+            self.occupied(),
+            self.by_side[attacker.index()],
+        )
+    }
+
+    /// Is the side to move's general attacked (or facing the other general)?
+    pub fn is_check(&self) -> bool {
+        self.general(self.turn)
+            .is_some_and(|g| self.is_attacked(g, !self.turn))
+    }
+
+    // ----- move generation ------------------------------------------------------------------
+
+    /// Destinations of the piece on `from` by the movement rules (own pieces excluded).
+    #[inline(always)]
+    fn targets(&self, from: Square, piece: Piece, occ: u128) -> u128 {
+        let side = piece.side.index();
+        let own = self.by_side[side];
+        let enemy = self.by_side[side ^ 1];
+        let i = from.index();
+        match piece.role {
+            Role::General => {
+                let mut t = GENERAL_STEPS[side][i] & !own;
+                if self.rules == RuleSet::Capture {
+                    // C2: the flying capture of the facing general.
+                    t |= file_attacks(from, occ) & self.pieces(!piece.side, Role::General);
+                }
+                t
+            }
+            Role::Advisor => ADVISOR_STEPS[side][i] & !own,
+            Role::Elephant => elephant_attacks(side, from, occ) & !own,
+            Role::Horse => horse_attacks(from, occ) & !own,
+            Role::Chariot => rook_attacks(from, occ) & !own,
+            Role::Cannon => (rook_attacks(from, occ) & !occ) | (cannon_captures(from, occ) & enemy),
+            Role::Soldier => SOLDIER_STEPS[side][i] & !own,
+        }
+    }
+
+    /// Would the mover's general be safe after `from → to` (S1)?
+    #[inline(always)]
+    fn is_safe(&self, from: Square, to: Square, general: Square) -> bool {
+        let us = self.turn;
+        let king = if general == from { to } else { general };
+        let occ = (self.occupied() & !from.bb()) | to.bb();
+        let theirs = self.by_side[(!us).index()] & !to.bb();
+        !self.attacked_with(king, !us, occ, theirs)
+    }
+
+    /// Squares where moving a piece (from or to) may change the safety of the general on `g`:
+    /// its rank and file (chariots, cannons and their screens, the facing general) and its
+    /// diagonal neighbours (horse legs). Moves touching none of them cannot expose it.
+    #[inline(always)]
+    fn danger_zone(g: Square) -> u128 {
+        let diag = {
+            let (f, r) = (g.file() as i32, g.rank() as i32);
+            let mut bb = 0u128;
+            for (df, dr) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
+                if let Some(s) = Square::from_coords((f + df) as u8, (r + dr) as u8)
+                    .filter(|_| f + df >= 0 && r + dr >= 0)
+                {
+                    bb |= s.bb();
+                }
+            }
+            bb
+        };
+        rank_bb(g.rank()) | file_bb(g.file()) | diag
+    }
+
+    /// Visits every legal move: `visit(from, to_set)` gets each piece's legal destinations.
+    #[inline(always)]
+    fn for_each_legal(&self, mut visit: impl FnMut(Square, u128)) {
+        let us = self.turn;
+        let occ = self.occupied();
+        if self.rules == RuleSet::Capture {
+            for from in squares(self.by_side[us.index()]) {
+                let piece = Piece::from_index(self.board[from.index()] as usize);
+                visit(from, self.targets(from, piece, occ));
+            }
+            return;
+        }
+        let Some(general) = self.general(us) else {
+            return;
+        };
+        let in_check = self.is_check();
+        let zone = Self::danger_zone(general);
+        for from in squares(self.by_side[us.index()]) {
+            let piece = Piece::from_index(self.board[from.index()] as usize);
+            let targets = self.targets(from, piece, occ);
+            if targets == 0 {
+                continue;
+            }
+            let (mut safe, unsure) =
+                if in_check || piece.role == Role::General || zone & from.bb() != 0 {
+                    (0, targets)
+                } else {
+                    (targets & !zone, targets & zone)
+                };
+            for to in squares(unsure) {
+                if self.is_safe(from, to, general) {
+                    safe |= to.bb();
+                }
+            }
+            visit(from, safe);
+        }
+    }
+
+    /// Appends the legal moves (S1 for `xiangqi`; every movement-valid move for
+    /// `xiangqi-capture`, C1–C2). No game-end check.
+    pub fn generate_moves(&self, list: &mut MoveList) {
+        self.for_each_legal(|from, targets| {
+            for to in squares(targets) {
+                list.push(Move::new(from, to));
+            }
+        });
+    }
+
+    /// The number of moves [`Position::generate_moves`] would produce.
+    pub fn count_moves(&self) -> u64 {
+        let mut n = 0u64;
+        self.for_each_legal(|_, targets| n += targets.count_ones() as u64);
+        n
+    }
+
+    /// Is `m` a legal move here (ignoring game end and history)?
+    pub fn is_legal(&self, m: Move) -> bool {
+        let Some(piece) = self.piece_at(m.from()) else {
+            return false;
+        };
+        if piece.side != self.turn
+            || self.targets(m.from(), piece, self.occupied()) & m.to().bb() == 0
+        {
+            return false;
+        }
+        match (self.rules, self.general(self.turn)) {
+            (RuleSet::Capture, _) => true,
+            (RuleSet::Standard, Some(g)) => self.is_safe(m.from(), m.to(), g),
+            (RuleSet::Standard, None) => false,
+        }
+    }
+
+    /// The legal moves, or none when the game is over by the position alone.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        if self.static_outcome().is_none() {
+            self.generate_moves(&mut list);
+        }
+        list
+    }
+
+    /// Does `m` capture?
+    pub fn is_capture(&self, m: Move) -> bool {
+        self.by_side[(!self.turn).index()] & m.to().bb() != 0
+    }
+
+    /// Does `m` give check (the opponent's general attacked afterwards)?
+    pub fn gives_check(&self, m: Move) -> bool {
+        let mut after = self.clone();
+        after.play_unchecked(m);
+        after.is_check()
+    }
+
+    // ----- making moves ----------------------------------------------------------------------
+
+    /// Plays a move without checking it (it must come from [`Position::generate_moves`]).
+    #[inline]
+    pub fn play_unchecked(&mut self, m: Move) {
+        let (from, to) = (m.from(), m.to());
+        let p = self.board[from.index()];
+        if p == EMPTY {
+            return;
+        }
+        let piece = Piece::from_index(p as usize);
+        self.remove(from, piece);
+        let c = self.board[to.index()];
+        if c != EMPTY {
+            self.remove(to, Piece::from_index(c as usize));
+            self.hands[piece.side.index()][c as usize] += 1;
+            self.halfmove = 0;
+        } else {
+            self.halfmove = self.halfmove.saturating_add(1);
+        }
+        self.put(to, piece);
+        self.ply = self.ply.saturating_add(1);
+        self.turn = !self.turn;
+        self.hash ^= SIDE_KEY;
+    }
+
+    // ----- status -------------------------------------------------------------------------
+
+    /// Does neither side have a chariot, horse, cannon or soldier (S5)?
+    pub fn is_insufficient_material(&self) -> bool {
+        let attackers = self.by_role[Role::Chariot.index()]
+            | self.by_role[Role::Horse.index()]
+            | self.by_role[Role::Cannon.index()]
+            | self.by_role[Role::Soldier.index()];
+        attackers == 0
+    }
+
+    /// The outcome decided by the position alone, before looking at the moves:
+    /// `xiangqi`: S5 insufficient material; `xiangqi-capture`: a captured general (C3) and the
+    /// 100-ply limit (C4). The plies-since-capture limit (S4) needs the move list: see
+    /// [`Position::outcome`].
+    pub fn static_outcome(&self) -> Option<Outcome> {
+        match self.rules {
+            RuleSet::Standard => self
+                .is_insufficient_material()
+                .then(|| Outcome::draw(Status::Insufficient)),
+            RuleSet::Capture => {
+                match (self.general(Side::First), self.general(Side::Second)) {
+                    (Some(_), None) => return Some(Outcome::win(Status::Mareking, Side::First)),
+                    (None, Some(_)) => return Some(Outcome::win(Status::Mareking, Side::Second)),
+                    (None, None) => return Some(Outcome::draw(Status::Mareking)),
+                    _ => {}
+                }
+                (self.ply >= 100).then(|| Outcome::draw(Status::Movelimit))
+            }
+        }
+    }
+
+    /// The outcome without history: the static ones, then no legal move (checkmate or
+    /// stalemate, S2 / C3), then the 100-ply rule (S4).
+    pub fn outcome(&self) -> Option<Outcome> {
+        if let Some(o) = self.static_outcome() {
+            return Some(o);
+        }
+        if self.count_moves() == 0 {
+            let status = match self.rules {
+                RuleSet::Standard if self.is_check() => Status::Checkmate,
+                _ => Status::Stalemate,
+            };
+            return Some(Outcome::win(status, !self.turn));
+        }
+        (self.rules == RuleSet::Standard && self.halfmove >= 100)
+            .then(|| Outcome::draw(Status::Movelimit))
+    }
+
+    /// Ranks flipped and sides swapped, the other side to move.
+    pub fn mirrored(&self) -> Position {
+        let mut m = Position::empty(self.rules);
+        for s in squares(self.occupied()) {
+            let p = Piece::from_index(self.board[s.index()] as usize);
+            m.put(s.flip_rank(), Piece::new(!p.side, p.role));
+        }
+        for owner in [Side::First, Side::Second] {
+            for (p, n) in self.hand(owner) {
+                m.hands[(!owner).index()][Piece::new(!p.side, p.role).index()] = n;
+            }
+        }
+        m.halfmove = self.halfmove;
+        m.ply = self.ply;
+        m.set_turn(!self.turn);
+        m
+    }
+}
+
+#[inline]
+fn sq(file: u8, rank: u8) -> Square {
+    Square::from_index_unchecked(rank * 9 + file)
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({})", self.to_fen())
+    }
+}

@@ -1,0 +1,452 @@
+//! Xiangqi positions from and to text: standard FEN and Sashité FEEN, both validated.
+
+use std::fmt;
+
+use chuhe_notation::{Epin, Feen, Hand, ParseError, Placement, Side, Sin, StyleTurn};
+
+use super::attacks::palace;
+use super::bitboard::{squares, Square};
+use super::position::Position;
+use super::types::{Piece, Role, RuleSet};
+use crate::setup_error::{Location, PositionError, Problem};
+
+/// A FEN that could not be read, with the character offset.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub struct FenSyntaxError {
+    /// Byte offset in the FEN.
+    pub offset: usize,
+    /// What was wrong.
+    pub message: String,
+}
+
+impl fmt::Display for FenSyntaxError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid FEN at offset {}: {}", self.offset, self.message)
+    }
+}
+
+/// Why a text did not give a Xiangqi position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    /// Not a standard Xiangqi FEN.
+    #[error(transparent)]
+    Fen(#[from] FenSyntaxError),
+    /// Not canonical FEEN.
+    #[error(transparent)]
+    Feen(#[from] ParseError),
+    /// Well formed, but not a valid Xiangqi position.
+    #[error(transparent)]
+    Invalid(#[from] PositionError),
+}
+
+fn fen_err(offset: usize, message: impl Into<String>) -> SetupError {
+    SetupError::Fen(FenSyntaxError {
+        offset,
+        message: message.into(),
+    })
+}
+
+/// Is this text a FEEN (three fields, the last one a style-turn like `X/x`) rather than a FEN?
+pub fn looks_like_feen(text: &str) -> bool {
+    let fields: Vec<&str> = text.split(' ').collect();
+    fields.len() == 3 && fields[2].contains('/')
+}
+
+impl Position {
+    /// Reads a standard FEN or a FEEN (told apart by their fields) under `rules`.
+    ///
+    /// ```
+    /// use chuhe::xiangqi::{Position, RuleSet};
+    /// let fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    /// let a = Position::from_text(fen, RuleSet::Standard).unwrap();
+    /// let b = Position::from_text(&a.to_feen(), RuleSet::Standard).unwrap();
+    /// assert_eq!(a, b);
+    /// assert_eq!(b.to_fen(), fen);
+    /// ```
+    pub fn from_text(text: &str, rules: RuleSet) -> Result<Position, SetupError> {
+        let text = text.trim();
+        if looks_like_feen(text) {
+            Position::from_feen(text, rules)
+        } else {
+            Position::from_fen(text, rules)
+        }
+    }
+
+    /// Reads a standard Xiangqi FEN: `rnbakabnr/9/… w - - 0 1`. Also accepted: `h` for the
+    /// horse, `e` for the elephant, `r` for Red to move, and only the first two fields.
+    pub fn from_fen(text: &str, rules: RuleSet) -> Result<Position, SetupError> {
+        let mut pos = Position::empty(rules);
+        let bytes = text.as_bytes();
+        let placement_end = text.find(' ').unwrap_or(text.len());
+        let mut rank: i32 = 9;
+        let mut file: u32 = 0;
+        let mut run_start: Option<usize> = None;
+        for (i, &b) in bytes[..placement_end].iter().enumerate() {
+            match b {
+                b'/' => {
+                    if file != 9 {
+                        return Err(fen_err(
+                            i,
+                            format!("rank {} has {file} points; every rank has 9", rank + 1),
+                        ));
+                    }
+                    rank -= 1;
+                    file = 0;
+                    if rank < 0 {
+                        return Err(fen_err(i, "more than 10 ranks"));
+                    }
+                    run_start = None;
+                }
+                b'1'..=b'9' => {
+                    if run_start == Some(i.wrapping_sub(1)) {
+                        return Err(fen_err(
+                            i,
+                            "two digits in a row: write a single count of empty points",
+                        ));
+                    }
+                    run_start = Some(i);
+                    file += (b - b'0') as u32;
+                    if file > 9 {
+                        return Err(fen_err(
+                            i,
+                            format!("rank {} has more than 9 points", rank + 1),
+                        ));
+                    }
+                }
+                _ => {
+                    let c = b as char;
+                    let Some(role) = Role::from_fen_letter(c).filter(|_| c.is_ascii_alphabetic())
+                    else {
+                        return Err(fen_err(
+                            i,
+                            format!(
+                                "'{}' is not a Xiangqi piece (letters k a b n r c p, or e h)",
+                                c.escape_default()
+                            ),
+                        ));
+                    };
+                    if file >= 9 {
+                        return Err(fen_err(
+                            i,
+                            format!("rank {} has more than 9 points", rank + 1),
+                        ));
+                    }
+                    let side = if c.is_ascii_uppercase() {
+                        Side::First
+                    } else {
+                        Side::Second
+                    };
+                    let sq = Square::from_coords(file as u8, rank as u8).expect("checked bounds");
+                    pos.put(sq, Piece::new(side, role));
+                    file += 1;
+                    run_start = None;
+                }
+            }
+        }
+        if rank != 0 || file != 9 {
+            return Err(fen_err(
+                placement_end,
+                format!(
+                    "the placement ends after {} ranks and {file} points of the last; expected 10 ranks of 9",
+                    10 - rank
+                ),
+            ));
+        }
+        let rest: Vec<(usize, &str)> = fields_with_offsets(text).into_iter().skip(1).collect();
+        let turn = match rest.first() {
+            None => return Err(fen_err(text.len(), "missing the side to move ('w' or 'b')")),
+            Some((_, "w" | "r")) => Side::First,
+            Some((_, "b")) => Side::Second,
+            Some((off, other)) => {
+                return Err(fen_err(
+                    *off,
+                    format!("expected 'w' or 'b' for the side to move, found '{other}'"),
+                ))
+            }
+        };
+        if rest.len() > 5 {
+            return Err(fen_err(rest[5].0, "too many fields: a FEN has at most 6"));
+        }
+        let number = |k: usize| -> Result<Option<u32>, SetupError> {
+            match rest.get(k) {
+                None => Ok(None),
+                Some((off, t)) => t
+                    .parse::<u32>()
+                    .map(Some)
+                    .map_err(|_| fen_err(*off, format!("expected a number, found '{t}'"))),
+            }
+        };
+        let halfmove = number(3)?.unwrap_or(0);
+        let fullmove = number(4)?.unwrap_or(1).max(1);
+        pos.halfmove = halfmove;
+        pos.ply = (fullmove - 1).saturating_mul(2) + u32::from(turn == Side::Second);
+        pos.set_turn(turn);
+        pos.validate()?;
+        Ok(pos)
+    }
+
+    /// Reads a FEEN with chuhe's Xiangqi letters (`R H E A G^ C S`, `+S` across the river).
+    pub fn from_feen(text: &str, rules: RuleSet) -> Result<Position, SetupError> {
+        let feen = Feen::parse(text)?;
+        let mut pos = Position::empty(rules);
+        let mut problems = Vec::new();
+        let placement = &feen.placement;
+        if placement.width() != 9 || placement.height() != 10 {
+            problems.push(Problem::new(
+                Location::Board,
+                format!(
+                    "Xiangqi is played on 9×10 points, this board is {}×{}",
+                    placement.width(),
+                    placement.height()
+                ),
+            ));
+        } else {
+            for (cell, epin) in placement.iter() {
+                let Some(sq) = Square::from_cell(cell) else {
+                    continue;
+                };
+                match Piece::from_epin(epin) {
+                    Some((piece, crossed)) => {
+                        if piece.role == Role::Soldier
+                            && crossed != Position::is_across_river(piece.side, sq)
+                        {
+                            let (want, why) = if crossed {
+                                (epin.to_string().replace('+', ""), "before the river")
+                            } else {
+                                (format!("+{epin}"), "across the river")
+                            };
+                            problems.push(Problem::new(
+                                Location::Square(cell),
+                                format!("'{epin}' is a soldier {why}; write '{want}'"),
+                            ));
+                        }
+                        pos.put(sq, piece);
+                    }
+                    None => problems.push(Problem::new(
+                        Location::Square(cell),
+                        format!("'{epin}' is not a Xiangqi piece (R H E A G^ C S, +S)"),
+                    )),
+                }
+            }
+        }
+        for owner in [Side::First, Side::Second] {
+            for (epin, n) in feen.hands[owner.index()].iter() {
+                match Piece::from_epin(epin) {
+                    Some((piece, _)) => {
+                        let slot = &mut pos.hands[owner.index()][piece.index()];
+                        *slot = slot.saturating_add(n.min(255) as u8);
+                    }
+                    None => problems.push(Problem::new(
+                        Location::Hand(owner),
+                        format!("'{epin}' is not a Xiangqi piece"),
+                    )),
+                }
+            }
+        }
+        if !feen
+            .style_turn
+            .first_style()
+            .letter()
+            .eq_ignore_ascii_case(&'X')
+        {
+            problems.push(Problem::new(
+                Location::Turn,
+                format!("chuhe's Xiangqi style is X/x, not {}", feen.style_turn),
+            ));
+        }
+        if !problems.is_empty() {
+            return Err(PositionError {
+                game: "Xiangqi",
+                problems,
+            }
+            .into());
+        }
+        pos.set_turn(feen.side_to_move());
+        pos.validate()?;
+        Ok(pos)
+    }
+
+    /// Checks what FEN and FEEN cannot express wrongly: one general per side inside its palace
+    /// (a missing general only for a finished `xiangqi-capture` game), advisors and elephants
+    /// on their points, no soldier behind its start rank.
+    fn validate(&self) -> Result<(), PositionError> {
+        let mut problems = Vec::new();
+        for side in [Side::First, Side::Second] {
+            let s = side.index();
+            let name = if side == Side::First { "Red" } else { "Black" };
+            let generals = self.by_role[Role::General.index()] & self.by_side[s];
+            match generals.count_ones() {
+                0 if self.rules == RuleSet::Standard => problems.push(Problem::new(
+                    Location::Board,
+                    format!("{name} has no general"),
+                )),
+                0 | 1 => {}
+                n => problems.push(Problem::new(
+                    Location::Board,
+                    format!("{name} has {n} generals; a side has exactly one"),
+                )),
+            }
+            for sq in squares(generals & !palace(s)) {
+                problems.push(Problem::new(
+                    Location::Square(sq.cell()),
+                    format!("{name}'s general stands outside its palace"),
+                ));
+            }
+            let advisor_points = ADVISOR_POINTS[s];
+            for sq in
+                squares(self.by_role[Role::Advisor.index()] & self.by_side[s] & !advisor_points)
+            {
+                problems.push(Problem::new(
+                    Location::Square(sq.cell()),
+                    format!("{name}'s advisor can never stand here (only on the palace's corners and centre)"),
+                ));
+            }
+            for sq in squares(
+                self.by_role[Role::Elephant.index()] & self.by_side[s] & !ELEPHANT_POINTS[s],
+            ) {
+                problems.push(Problem::new(
+                    Location::Square(sq.cell()),
+                    format!(
+                        "{name}'s elephant can never stand here (seven points on its own side)"
+                    ),
+                ));
+            }
+            for sq in squares(self.by_role[Role::Soldier.index()] & self.by_side[s]) {
+                let behind = match side {
+                    Side::First => sq.rank() < 3,
+                    Side::Second => sq.rank() > 6,
+                };
+                if behind {
+                    problems.push(Problem::new(
+                        Location::Square(sq.cell()),
+                        format!(
+                            "{name}'s soldier stands behind its start rank, where it can never go"
+                        ),
+                    ));
+                }
+            }
+        }
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            problems.sort_by_key(|p| match p.location {
+                Location::Square(c) => (1, c.rank(), c.file()),
+                _ => (0, 0, 0),
+            });
+            Err(PositionError {
+                game: "Xiangqi",
+                problems,
+            })
+        }
+    }
+
+    /// The standard FEN: letters `r n b a k c p`, `w`/`b`, half-move clock and move number.
+    pub fn to_fen(&self) -> String {
+        let mut s = String::new();
+        for rank in (0..10u8).rev() {
+            let mut empty = 0;
+            for file in 0..9u8 {
+                let sq = Square::from_coords(file, rank).expect("on the board");
+                match self.piece_at(sq) {
+                    None => empty += 1,
+                    Some(p) => {
+                        if empty > 0 {
+                            s.push(char::from(b'0' + empty));
+                            empty = 0;
+                        }
+                        s.push(p.fen_char());
+                    }
+                }
+            }
+            if empty > 0 {
+                s.push(char::from(b'0' + empty));
+            }
+            if rank > 0 {
+                s.push('/');
+            }
+        }
+        let turn = if self.turn == Side::First { 'w' } else { 'b' };
+        format!("{s} {turn} - - {} {}", self.halfmove, self.ply / 2 + 1)
+    }
+
+    /// The FEEN data: chuhe's letters, `+S` across the river, captured pieces in hands.
+    pub fn to_feen_value(&self) -> Feen {
+        let mut placement = Placement::empty(9, 10);
+        for sq in squares(self.occupied()) {
+            if let Some(p) = self.piece_at(sq) {
+                let crossed = Position::is_across_river(p.side, sq);
+                placement.set(sq.cell(), Some(Epin::native(p.pin(crossed))));
+            }
+        }
+        let mut hands = [Hand::new(), Hand::new()];
+        for owner in [Side::First, Side::Second] {
+            for (p, n) in self.hand(owner) {
+                hands[owner.index()].add_n(Epin::native(p.pin(false)), n as u32);
+            }
+        }
+        let first = Sin::new(b'X', Side::First);
+        let second = Sin::new(b'x', Side::Second);
+        let style_turn = match self.turn {
+            Side::First => StyleTurn {
+                active: first,
+                inactive: second,
+            },
+            Side::Second => StyleTurn {
+                active: second,
+                inactive: first,
+            },
+        };
+        Feen {
+            placement,
+            hands,
+            style_turn,
+        }
+    }
+
+    /// The canonical FEEN.
+    pub fn to_feen(&self) -> String {
+        self.to_feen_value().to_string()
+    }
+}
+
+const fn point_set(side: usize, points: &[(u8, u8)]) -> u128 {
+    let mut bb = 0u128;
+    let mut i = 0;
+    while i < points.len() {
+        let (f, r) = points[i];
+        let rank = if side == 0 { r } else { 9 - r };
+        bb |= 1u128 << (rank as u32 * 9 + f as u32);
+        i += 1;
+    }
+    bb
+}
+
+const ADVISOR_PT: [(u8, u8); 5] = [(3, 0), (5, 0), (4, 1), (3, 2), (5, 2)];
+const ELEPHANT_PT: [(u8, u8); 7] = [(2, 0), (6, 0), (0, 2), (4, 2), (8, 2), (2, 4), (6, 4)];
+static ADVISOR_POINTS: [u128; 2] = [point_set(0, &ADVISOR_PT), point_set(1, &ADVISOR_PT)];
+static ELEPHANT_POINTS: [u128; 2] = [point_set(0, &ELEPHANT_PT), point_set(1, &ELEPHANT_PT)];
+
+fn fields_with_offsets(text: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in text.char_indices() {
+        if c == ' ' {
+            if let Some(s) = start.take() {
+                out.push((s, &text[s..i]));
+            }
+        } else if start.is_none() {
+            start = Some(i);
+        }
+    }
+    if let Some(s) = start {
+        out.push((s, &text[s..]));
+    }
+    out
+}
+
+impl fmt::Display for Position {
+    /// The standard FEN.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_fen())
+    }
+}
