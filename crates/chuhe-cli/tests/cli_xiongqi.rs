@@ -708,7 +708,7 @@ fn error_bad_game_is_a_usage_error() {
     for args in [
         &["moves", "--game", "chess"][..],
         &["perft", "1", "--game", "chess"][..],
-        &["show", "--game", "xiangqi"][..],
+        &["show", "--game", "shogi"][..],
     ] {
         let r = chuhe(args);
         assert_eq!(r.code, Some(2), "{args:?}");

@@ -5,6 +5,11 @@ use crate::game::{Game, GameRules, History};
 
 /// What perft needs beyond [`GameRules`].
 pub trait PerftRules: GameRules {
+    /// Does a finished game (by any rule, history included) have no children? True for
+    /// Xiongqi (X9); false for Xiangqi, whose perft counts legal moves only, as
+    /// Fairy-Stockfish and the published tables do.
+    const STOPS_AT_GAME_END: bool;
+
     /// State kept along the searched path (Xiongqi's X6 entries; `()` when the rules need none).
     type Path;
 
@@ -30,24 +35,24 @@ pub fn perft_game<P: PerftRules>(game: &Game<P>, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    if game.outcome().is_some() {
-        return 0;
-    }
-    let mut path = P::path_from(game.history());
-    let mut scratch = Vec::new();
-    perft_inner(game.position(), depth, &mut path, &mut scratch)
+    divide(game, depth).iter().map(|(_, n)| n).sum()
 }
 
-/// Perft split by root move: each legal move of the game with the count below it.
+/// Perft split by root move: each move with the count below it.
 pub fn divide<P: PerftRules>(game: &Game<P>, depth: u32) -> Vec<(P::Move, u64)> {
-    if depth == 0 {
+    let pos = game.position();
+    if depth == 0 || pos.perft_over() || (P::STOPS_AT_GAME_END && game.outcome().is_some()) {
         return Vec::new();
     }
     let mut path = P::path_from(game.history());
+    let mut excluded = Vec::new();
+    pos.excluded_moves(&path, &mut excluded);
     let mut scratch = Vec::new();
-    let pos = game.position();
     let mut out = Vec::new();
-    for &m in game.legal_moves().iter() {
+    for &m in pos.perft_moves().iter() {
+        if excluded.contains(&m) {
+            continue;
+        }
         let mut child = pos.clone();
         child.play_unchecked(m);
         pos.path_push(&mut path, m, &child);

@@ -129,6 +129,8 @@ impl GameRules for Position {
 }
 
 impl PerftRules for Position {
+    const STOPS_AT_GAME_END: bool = false;
+
     type Path = ();
 
     fn path_from(_history: &History<Self>) {}

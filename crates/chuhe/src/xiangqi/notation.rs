@@ -94,17 +94,18 @@ impl Position {
 
     /// Resolves a move in PMN or UCI coordinates (the two are told apart by their shape).
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
-        if text.contains(['-', '+', '~', '*', '.', '=']) {
-            self.parse_move_as(text, MoveNotation::Pmn)
+        if text.contains(['-', '+', '~', '*', '.', '=']) || text.is_empty() {
+            self.parse_pmn(text)
         } else {
             self.parse_move_as(text, MoveNotation::Uci)
         }
     }
 
-    /// Resolves a move written in `notation` to a legal move of this position.
+    /// Resolves a move written in `notation` to a legal move of this position (PMN input
+    /// also accepts UCI coordinates, as Xiongqi's does).
     pub fn parse_move_as(&self, text: &str, notation: MoveNotation) -> Result<Move, MoveError> {
         let m = match notation {
-            MoveNotation::Pmn => return self.parse_pmn(text),
+            MoveNotation::Pmn => return self.parse_move(text),
             MoveNotation::Uci => coordinates(text, text, parse_cell)?,
             MoveNotation::Iccs => {
                 let t = text.to_ascii_lowercase().replace('-', "");

@@ -16,6 +16,8 @@ pub struct PathEntry {
 }
 
 impl PerftRules for Position {
+    const STOPS_AT_GAME_END: bool = true;
+
     type Path = Vec<PathEntry>;
 
     fn path_from(history: &History<Self>) -> Vec<PathEntry> {
