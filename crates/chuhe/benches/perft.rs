@@ -1,7 +1,8 @@
-//! Criterion benchmarks: perft and move generation for Xiongqi.
+//! Criterion benchmarks: perft and move generation for Xiongqi and Xiangqi.
 //!
 //! `cargo bench -p chuhe --bench perft`
 
+use chuhe::xiangqi;
 use chuhe::xiongqi::{perft, MoveList, Position};
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 
@@ -34,5 +35,28 @@ fn bench_movegen(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_perft, bench_movegen);
+fn bench_xiangqi(c: &mut Criterion) {
+    let start = xiangqi::Position::start();
+    let mut group = c.benchmark_group("xiangqi-perft");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(xiangqi::perft(&start, 4)));
+    group.bench_function("start-depth-4", |b| {
+        b.iter(|| xiangqi::perft(black_box(&start), 4))
+    });
+    group.finish();
+    let mut group = c.benchmark_group("xiangqi-movegen");
+    group.bench_function("generate-start", |b| {
+        b.iter(|| {
+            let mut list = xiangqi::MoveList::new();
+            black_box(&start).generate_moves(&mut list);
+            list.len()
+        })
+    });
+    group.bench_function("count-start", |b| {
+        b.iter(|| black_box(&start).count_moves())
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_perft, bench_movegen, bench_xiangqi);
 criterion_main!(benches);

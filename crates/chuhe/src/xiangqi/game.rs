@@ -33,19 +33,20 @@ impl Default for crate::Game<Position> {
     }
 }
 
-/// S3: the outcome when the current position has occurred `fold` times: the side that gave
-/// check with every one of its moves since the first of those occurrences, while the other
-/// did not, loses; otherwise a draw.
+/// S3: the outcome when the current position occurs for the `fold`-th time. Going back to
+/// the first of those occurrences, the side that gave check with every one of its moves since
+/// then, while the other did not, loses; otherwise a draw (pyffish's rule; chasing is not
+/// judged).
 fn repetition_outcome(history: &History<Position>) -> Option<Outcome> {
     let pos = history.current();
-    let fold = pos.repetition_fold() as usize;
+    let fold = pos.repetition_fold().max(2) as usize;
     let occurrences: Vec<usize> = history.occurrences(pos).collect();
-    if occurrences.len() < fold.max(2) {
+    if occurrences.len() < fold {
         return None;
     }
-    let first = occurrences[0];
+    let first = occurrences[occurrences.len() - fold];
     let positions = history.positions();
-    // checks[side]: did every move of `side` in the cycle give check?
+    // all_checks[side]: did every move of `side` since `first` give check?
     let mut all_checks = [true, true];
     for j in first + 1..positions.len() {
         let mover = positions[j - 1].turn();
@@ -58,6 +59,36 @@ fn repetition_outcome(history: &History<Position>) -> Option<Outcome> {
         [false, true] => Outcome::win(Status::Repetition, Side::First),
         _ => Outcome::draw(Status::Repetition),
     })
+}
+
+/// S4 as Fairy-Stockfish applies it: the plies-since-capture counter reaches 100, unless the
+/// side to move is checkmated. Once 20 plies have been played, checks count: with `C` the
+/// larger number of checks given by one side in the last `min(counter, plies)` plies (rounded
+/// up to even), the draw needs `counter - 2 * max(0, C - 10) >= 100`.
+fn move_limit_reached(history: &History<Position>, checkmated: bool) -> bool {
+    let pos = history.current();
+    let counter = pos.halfmove() as i64;
+    if counter < 100 || checkmated {
+        return false;
+    }
+    let k = history.moves().len();
+    let mut allowance = 0;
+    if k >= 20 {
+        let positions = history.positions();
+        let end = (counter as usize).min(k);
+        let mut window = vec![k, k - 1];
+        for i in (2..end).step_by(2) {
+            window.extend([k - i, k - i - 1]);
+        }
+        let mut checks = [0i64; 2];
+        for p in window {
+            if positions[p].is_check() {
+                checks[(k - p) % 2] += 1;
+            }
+        }
+        allowance = 2 * (checks[0].max(checks[1]) - 10).max(0);
+    }
+    counter - allowance >= 100
 }
 
 impl GameRules for Position {
@@ -100,29 +131,31 @@ impl GameRules for Position {
         Position::play_unchecked(self, m)
     }
 
-    /// `xiangqi`: S5, then no legal move (S2: checkmate or stalemate, the side to move loses),
-    /// then repetition (S3), then the 100-ply rule (S4).
+    /// `xiangqi` (in pyffish's order): S5; S4 unless checkmated; S3; no legal move (S2:
+    /// checkmate or stalemate, the side to move loses).
     /// `xiangqi-capture`: the general captured (C3), 100 plies (C4), no move at all (C3).
     fn outcome(history: &History<Self>, has_legal_move: bool) -> Option<Outcome> {
         let pos = history.current();
         if let Some(o) = pos.static_outcome() {
             return Some(o);
         }
+        let standard = pos.rules() == RuleSet::Standard;
+        if standard {
+            let checkmated = !has_legal_move && pos.is_check();
+            if move_limit_reached(history, checkmated) {
+                return Some(Outcome::draw(Status::Movelimit));
+            }
+            if let Some(o) = repetition_outcome(history) {
+                return Some(o);
+            }
+        }
         if !has_legal_move {
-            let status = if pos.rules() == RuleSet::Standard && pos.is_check() {
+            let status = if standard && pos.is_check() {
                 Status::Checkmate
             } else {
                 Status::Stalemate
             };
             return Some(Outcome::win(status, !pos.turn()));
-        }
-        if pos.rules() == RuleSet::Standard {
-            if let Some(o) = repetition_outcome(history) {
-                return Some(o);
-            }
-            if pos.halfmove() >= 100 {
-                return Some(Outcome::draw(Status::Movelimit));
-            }
         }
         None
     }

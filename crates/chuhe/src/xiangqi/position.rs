@@ -502,21 +502,25 @@ impl Position {
         }
     }
 
-    /// The outcome without history: the static ones, then no legal move (checkmate or
-    /// stalemate, S2 / C3), then the 100-ply rule (S4).
+    /// The outcome without history, in the order of [`crate::xiangqi::Game`]: the static
+    /// ones, the 100-ply rule unless checkmated (S4), then no legal move (S2 / C3).
     pub fn outcome(&self) -> Option<Outcome> {
         if let Some(o) = self.static_outcome() {
             return Some(o);
         }
-        if self.count_moves() == 0 {
-            let status = match self.rules {
-                RuleSet::Standard if self.is_check() => Status::Checkmate,
-                _ => Status::Stalemate,
-            };
-            return Some(Outcome::win(status, !self.turn));
+        let no_moves = self.count_moves() == 0;
+        let standard = self.rules == RuleSet::Standard;
+        if standard && self.halfmove >= 100 && !(no_moves && self.is_check()) {
+            return Some(Outcome::draw(Status::Movelimit));
         }
-        (self.rules == RuleSet::Standard && self.halfmove >= 100)
-            .then(|| Outcome::draw(Status::Movelimit))
+        no_moves.then(|| {
+            let status = if standard && self.is_check() {
+                Status::Checkmate
+            } else {
+                Status::Stalemate
+            };
+            Outcome::win(status, !self.turn)
+        })
     }
 
     /// Ranks flipped and sides swapped, the other side to move.
