@@ -331,8 +331,8 @@ def record_from_moves(fen0: str, moves, variant: str = VARIANT, nfold: int = 3,
     """A hand-written game: every ply is checked with pyffish (short games only)."""
     rec = start_record(fen0, variant, nfold, label)
     for k, m in enumerate(moves):
-        if pyffish_ended(rec, k) and not rec.boards[k].insufficient():
-            raise ValueError(f"{label}: pyffish ends the game at ply {k}, before {m}")
+        if rec.boards[k].insufficient() or pyffish_ended(rec, k):
+            raise ValueError(f"{label}: the game is over at ply {k}, before {m}")
         push(rec, m)
     for k in range(rec.n + 1):
         if k not in rec.opt:
@@ -344,16 +344,17 @@ def record_from_moves(fen0: str, moves, variant: str = VARIANT, nfold: int = 3,
 # --------------------------------------------------------------------------------------------
 # Random games
 
+# A style is a list of (from_ply, (p_reverse, p_check, p_capture, p_avoid_capture)).
+# p_reverse: play back one's own previous move (provokes repetitions); in "perpetual" the
+# reverse is only played when it gives check or answers a check (provokes perpetual check).
 STYLES = {
-    # name: (p_reverse, p_check, p_capture, p_avoid_capture, quiet_after)
-    # p_reverse: play back one's own previous move (provokes repetitions); in "perpetual" the
-    # reverse is only played when it gives check or answers a check (provokes perpetual check).
-    "random": (0.0, 0.0, 0.0, 0.0, None),
-    "repeat": (0.6, 0.0, 0.0, 0.5, None),
-    "check": (0.3, 0.6, 0.3, 0.0, None),
-    "quiet": (0.05, 0.0, 0.5, 0.0, 30),
-    "capture": (0.0, 0.4, 0.8, 0.0, None),
-    "perpetual": (0.9, 0.9, 0.2, 0.3, None),
+    "random": [(0, (0.0, 0.0, 0.0, 0.0))],
+    "repeat": [(0, (0.6, 0.0, 0.0, 0.5))],
+    "check": [(0, (0.3, 0.6, 0.3, 0.0))],
+    "quiet": [(0, (0.05, 0.0, 0.5, 0.0)), (30, (0.05, 0.0, 0.0, 0.995))],
+    "capture": [(0, (0.0, 0.4, 0.8, 0.0))],
+    "perpetual": [(0, (0.9, 0.9, 0.2, 0.3))],
+    "late-repeat": [(0, (0.0, 0.2, 0.7, 0.0)), (40, (0.7, 0.0, 0.0, 0.9))],
 }
 
 
@@ -362,7 +363,7 @@ def generate(seed: int, style: str | None = None, ply_cap: int = 200,
     """A seeded random game, played with pyffish's legal moves until pyffish (or S5) ends it."""
     rng = random.Random(seed)
     style = style or rng.choice(sorted(STYLES))
-    p_rev, p_check, p_cap, p_avoid, quiet_after = STYLES[style]
+    phases = STYLES[style]
     rec = start_record(fen0, label=f"seed {seed} ({style})")
     checking = bool(sf.gives_check(rec.variant, rec.fen0, []))  # is the side to move in check
     while rec.n < ply_cap:
@@ -371,8 +372,7 @@ def generate(seed: int, style: str | None = None, ply_cap: int = 200,
         if board.insufficient() or pyffish_ended(rec, k):
             break
         legal = rec.legal[k]
-        if quiet_after is not None and k >= quiet_after:
-            p_cap, p_avoid = 0.0, 0.995
+        p_rev, p_check, p_cap, p_avoid = [params for start, params in phases if k >= start][-1]
         move, gives = None, None
         if k >= 2 and rng.random() < p_rev:
             (ff, fr), (tf, tr) = parse_uci(rec.moves[k - 2])
