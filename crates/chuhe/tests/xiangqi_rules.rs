@@ -261,3 +261,13 @@ fn fen_errors_name_what_and_where() {
     .unwrap();
     assert_eq!(a, Position::start());
 }
+
+#[test]
+fn crowded_positions_list_every_move() {
+    // More chariots than a real game has: the move list must not overflow or drop moves.
+    let fen = "3k5/8R/7R1/6R2/5C3/3C5/2R6/1R7/R8/4K4 w - - 0 1";
+    let pos = Position::from_text(fen, RuleSet::Standard).unwrap();
+    let listed = pos.legal_moves().len() as u64;
+    assert_eq!(pos.count_moves(), listed);
+    assert!(listed > 120, "{listed}");
+}

@@ -16,8 +16,9 @@ pub use position::Position;
 pub use setup::{looks_like_feen, FenSyntaxError, SetupError};
 pub use types::{Move, Piece, Role, RuleSet};
 
-/// A list of Xiangqi moves.
-pub type MoveList = crate::MoveList<Move, 256>;
+/// A list of Xiangqi moves, large enough for any position a FEN can describe
+/// (89 pieces of one side × 17 destinations at most).
+pub type MoveList = crate::MoveList<Move, 1536>;
 
 /// The standard start position in FEN.
 pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";

@@ -179,7 +179,9 @@ impl Position {
         let halfmove = number(3)?.unwrap_or(0);
         let fullmove = number(4)?.unwrap_or(1).max(1);
         pos.halfmove = halfmove;
-        pos.ply = (fullmove - 1).saturating_mul(2) + u32::from(turn == Side::Second);
+        pos.ply = (fullmove - 1)
+            .saturating_mul(2)
+            .saturating_add(u32::from(turn == Side::Second));
         pos.set_turn(turn);
         pos.validate()?;
         Ok(pos)
