@@ -144,6 +144,11 @@ fn c2_facing_generals_may_fly_and_capture() {
         g.outcome(),
         Some(Outcome::win(Status::Mareking, Side::First))
     );
+    // The finished position reads back from its FEEN and FEN.
+    for text in [g.position().to_feen(), g.position().to_fen()] {
+        let back = Position::from_text(&text, RuleSet::Capture).unwrap();
+        assert!(back.same_identity(g.position()), "{text}");
+    }
     // Under standard rules such a position is a check; nothing flies.
     let g = standard("4k4/9/9/9/9/9/9/9/9/R3K4 w - - 0 1");
     assert!(!moves_from(&g, "e1").contains(&"e1e10".to_string()));

@@ -288,7 +288,17 @@ impl Position {
                     format!("{name} has {n} generals; a side has exactly one"),
                 )),
             }
-            for sq in squares(generals & !palace(s)) {
+            // Under the teaching rules a general that flew to capture the other one (C2)
+            // stands in the other palace: a finished game that must read back.
+            let other_general =
+                self.by_role[Role::General.index()] & self.by_side[(!side).index()] != 0;
+            let flown = self.rules == RuleSet::Capture && !other_general;
+            let allowed = if flown {
+                palace(s) | palace(1 - s)
+            } else {
+                palace(s)
+            };
+            for sq in squares(generals & !allowed) {
                 problems.push(Problem::new(
                     Location::Square(sq.cell()),
                     format!("{name}'s general stands outside its palace"),
