@@ -289,18 +289,8 @@ impl Position {
                 hands[owner.index()].add_n(Epin::native(p.pin()), n as u32);
             }
         }
-        let first = Sin::new(b'X', Side::First);
-        let second = Sin::new(b'x', Side::Second);
-        let style_turn = match self.turn {
-            Side::First => StyleTurn {
-                active: first,
-                inactive: second,
-            },
-            Side::Second => StyleTurn {
-                active: second,
-                inactive: first,
-            },
-        };
+        let style = Sin::new(b'X', Side::First);
+        let style_turn = StyleTurn::new(style, style, self.turn);
         Feen {
             placement,
             hands,
