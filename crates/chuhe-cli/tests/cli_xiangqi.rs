@@ -6,9 +6,11 @@
 //! Every test runs the real binary; the whole file stays well under a few seconds.
 //! The WXF cases are in the tests named `wxf_…`.
 
-use std::collections::BTreeSet;
-use std::process::Command;
+mod common;
 
+use std::collections::BTreeSet;
+
+use common::*;
 use serde_json::Value;
 
 const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
@@ -68,89 +70,20 @@ const START_WXF: [&str; 44] = [
 
 const NOTATIONS: [&str; 5] = ["pmn", "uci", "iccs", "wxf", "teaching"];
 
+/// The CGSN status words a Xiangqi game may end with.
+const STATUSES: [&str; 9] = [
+    "checkmate",
+    "stalemate",
+    "repetition",
+    "movelimit",
+    "insufficient",
+    "mareking",
+    "resignation",
+    "timelimit",
+    "agreement",
+];
+
 // ---------------------------------------------------------------- helpers
-
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-fn chuhe(args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_chuhe"))
-        .args(args)
-        .output()
-        .expect("the chuhe binary runs");
-    Run {
-        code: out.status.code(),
-        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
-    }
-}
-
-/// Runs a command that must succeed; returns its stdout.
-fn ok(args: &[&str]) -> String {
-    let r = chuhe(args);
-    assert_eq!(
-        r.code,
-        Some(0),
-        "chuhe {args:?} failed: stderr = {:?}",
-        r.stderr
-    );
-    assert!(
-        r.stderr.is_empty(),
-        "chuhe {args:?} wrote on stderr: {:?}",
-        r.stderr
-    );
-    r.stdout
-}
-
-/// Runs a `--json` command that must succeed and print exactly one JSON value on one line.
-fn ok_value(args: &[&str]) -> Value {
-    let out = ok(args);
-    assert!(out.ends_with('\n'), "no final newline: {out:?}");
-    assert_eq!(out.lines().count(), 1, "not one line: {out:?}");
-    serde_json::from_str(&out).expect("stdout is JSON")
-}
-
-/// Like [`ok_value`], and the value must be an object.
-fn ok_json(args: &[&str]) -> Value {
-    let value = ok_value(args);
-    assert!(value.is_object(), "not an object: {value}");
-    value
-}
-
-/// Runs a command that must fail with exit code 2, nothing on stdout and exactly one line on
-/// stderr; returns that line (without its newline).
-fn fails(args: &[&str]) -> String {
-    let r = chuhe(args);
-    assert_eq!(
-        r.code,
-        Some(2),
-        "chuhe {args:?}: stdout = {:?}, stderr = {:?}",
-        r.stdout,
-        r.stderr
-    );
-    assert!(
-        r.stdout.is_empty(),
-        "chuhe {args:?} wrote on stdout: {:?}",
-        r.stdout
-    );
-    assert!(
-        r.stderr.ends_with('\n'),
-        "stderr lacks its newline: {:?}",
-        r.stderr
-    );
-    assert_eq!(
-        r.stderr.matches('\n').count(),
-        1,
-        "chuhe {args:?}: stderr is not one line: {:?}",
-        r.stderr
-    );
-    let line = r.stderr.trim_end_matches('\n').to_string();
-    assert!(!line.trim().is_empty(), "empty error line");
-    line
-}
 
 /// Asserts that an error line reads `illegal move 'MOVE' at ply PLY: …`.
 fn assert_illegal(line: &str, mv: &str, ply: usize) {
@@ -191,73 +124,6 @@ fn xqc(position: &str, moves: &str) -> Value {
     moves_in("xiangqi-capture", position, moves, "uci")
 }
 
-/// The `moves` array of a `moves --json` answer.
-fn move_list(value: &Value) -> Vec<String> {
-    strings(&value["moves"])
-}
-
-fn strings(value: &Value) -> Vec<String> {
-    value
-        .as_array()
-        .unwrap_or_else(|| panic!("not an array: {value}"))
-        .iter()
-        .map(|m| m.as_str().expect("a move is a string").to_string())
-        .collect()
-}
-
-fn keys(value: &Value) -> BTreeSet<&str> {
-    value
-        .as_object()
-        .expect("an object")
-        .keys()
-        .map(String::as_str)
-        .collect()
-}
-
-fn set<'a>(items: &[&'a str]) -> BTreeSet<&'a str> {
-    items.iter().copied().collect()
-}
-
-/// Checks a list of moves: sorted, no duplicates.
-fn check_sorted(list: &[String]) {
-    let mut sorted = list.to_vec();
-    sorted.sort();
-    assert_eq!(list, sorted, "moves are not sorted");
-    let unique: BTreeSet<&String> = list.iter().collect();
-    assert_eq!(unique.len(), list.len(), "duplicate moves: {list:?}");
-}
-
-/// Checks status and winner: both null, or both strings from the CGSN words, and a finished
-/// game lists no moves.
-fn check_outcome(value: &Value, list: &[String]) {
-    match (&value["status"], &value["winner"]) {
-        (Value::Null, Value::Null) => {}
-        (Value::String(status), Value::String(winner)) => {
-            assert!(
-                [
-                    "checkmate",
-                    "stalemate",
-                    "repetition",
-                    "movelimit",
-                    "insufficient",
-                    "mareking",
-                    "resignation",
-                    "timelimit",
-                    "agreement"
-                ]
-                .contains(&status.as_str()),
-                "status = {status}"
-            );
-            assert!(
-                ["first", "second", "none"].contains(&winner.as_str()),
-                "winner = {winner}"
-            );
-            assert!(list.is_empty(), "a finished game lists moves: {list:?}");
-        }
-        (s, w) => panic!("status {s} and winner {w} must be both null or both strings"),
-    }
-}
-
 /// Checks the field set and the types of a Xiangqi `moves --json` answer.
 fn check_moves_shape(value: &Value, game: &str) {
     assert_eq!(
@@ -285,7 +151,7 @@ fn check_moves_shape(value: &Value, game: &str) {
     assert!(value["check"].is_boolean());
     let list = move_list(value);
     check_sorted(&list);
-    check_outcome(value, &list);
+    check_outcome(value, &list, &STATUSES);
 }
 
 fn fen_of(value: &Value) -> &str {
@@ -313,7 +179,7 @@ fn replay(args: &[&str]) -> Vec<Value> {
         assert!(ply["halfmove"].is_u64() && ply["check"].is_boolean());
         let legal = strings(&ply["legal"]);
         check_sorted(&legal);
-        check_outcome(ply, &legal);
+        check_outcome(ply, &legal, &STATUSES);
         if i + 1 == plies.len() {
             assert_eq!(ply["move"], Value::Null, "the last ply has no move");
         } else {
@@ -325,26 +191,6 @@ fn replay(args: &[&str]) -> Vec<Value> {
         }
     }
     plies
-}
-
-fn perft_json(depth: u32, extra: &[&str]) -> Value {
-    let depth = depth.to_string();
-    let mut all = vec!["perft", depth.as_str(), "--json"];
-    all.extend_from_slice(extra);
-    let value = ok_json(&all);
-    let mut expected = set(&["depth", "nodes", "seconds", "nodes_per_second"]);
-    if extra.contains(&"--divide") {
-        expected.insert("divide");
-        let sum: u64 = value["divide"]
-            .as_object()
-            .expect("divide is an object")
-            .values()
-            .map(|n| n.as_u64().expect("a divide count is an integer"))
-            .sum();
-        assert_eq!(Some(sum), value["nodes"].as_u64(), "divide sum: {value}");
-    }
-    assert_eq!(keys(&value), expected, "perft JSON fields: {value}");
-    value
 }
 
 /// `chuhe convert --game xiangqi [--position P] --from N1 --to N2 MOVE…`, one line per move.

@@ -3,9 +3,9 @@
 //!
 //! Every test runs the real binary. The whole file stays well under a few seconds.
 
-use std::collections::BTreeSet;
-use std::process::Command;
+mod common;
 
+use common::*;
 use serde_json::Value;
 
 const START: &str = "rhbag^bhr/2c2c2/ssssssss/8/8/SSSSSSSS/2C2C2/RHBAG^BHR / X/x";
@@ -32,82 +32,17 @@ const START_MOVES: [&str; 26] = [
     "f2-g2", "f2-h2", "f3-f4", "g3-g4", "h1-h2", "h3-h4",
 ];
 
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-fn chuhe(args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_chuhe"))
-        .args(args)
-        .output()
-        .expect("the chuhe binary runs");
-    Run {
-        code: out.status.code(),
-        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
-    }
-}
-
-/// Runs a command that must succeed; returns its stdout.
-fn ok(args: &[&str]) -> String {
-    let r = chuhe(args);
-    assert_eq!(
-        r.code,
-        Some(0),
-        "chuhe {args:?} failed: stderr = {:?}",
-        r.stderr
-    );
-    assert!(
-        r.stderr.is_empty(),
-        "chuhe {args:?} wrote on stderr: {:?}",
-        r.stderr
-    );
-    r.stdout
-}
-
-/// Runs a `--json` command that must succeed and print exactly one JSON object on one line.
-fn ok_json(args: &[&str]) -> Value {
-    let out = ok(args);
-    assert!(out.ends_with('\n'), "no final newline: {out:?}");
-    assert_eq!(out.lines().count(), 1, "not one line: {out:?}");
-    let value: Value = serde_json::from_str(&out).expect("stdout is JSON");
-    assert!(value.is_object(), "not an object: {value}");
-    value
-}
-
-/// Runs a command that must fail with exit code 2, nothing on stdout and exactly one line on
-/// stderr; returns that line (without its newline).
-fn fails(args: &[&str]) -> String {
-    let r = chuhe(args);
-    assert_eq!(
-        r.code,
-        Some(2),
-        "chuhe {args:?}: stdout = {:?}, stderr = {:?}",
-        r.stdout,
-        r.stderr
-    );
-    assert!(
-        r.stdout.is_empty(),
-        "chuhe {args:?} wrote on stdout: {:?}",
-        r.stdout
-    );
-    assert!(
-        r.stderr.ends_with('\n'),
-        "stderr lacks its newline: {:?}",
-        r.stderr
-    );
-    assert_eq!(
-        r.stderr.matches('\n').count(),
-        1,
-        "chuhe {args:?}: stderr is not one line: {:?}",
-        r.stderr
-    );
-    let line = r.stderr.trim_end_matches('\n').to_string();
-    assert!(!line.trim().is_empty(), "empty error line");
-    line
-}
+/// The CGSN status words a Xiongqi game may end with (no checkmate: the general is captured).
+const STATUSES: [&str; 8] = [
+    "mareking",
+    "stalemate",
+    "repetition",
+    "resignation",
+    "timelimit",
+    "insufficient",
+    "movelimit",
+    "agreement",
+];
 
 /// `chuhe moves --json ARGS…`.
 fn moves_json(args: &[&str]) -> Value {
@@ -116,33 +51,13 @@ fn moves_json(args: &[&str]) -> Value {
     ok_json(&all)
 }
 
-/// The `moves` array of a `moves --json` answer.
-fn move_list(value: &Value) -> Vec<String> {
-    value["moves"]
-        .as_array()
-        .expect("moves is an array")
-        .iter()
-        .map(|m| m.as_str().expect("a move is a string").to_string())
-        .collect()
-}
-
-fn keys(value: &Value) -> BTreeSet<&str> {
-    value
-        .as_object()
-        .expect("an object")
-        .keys()
-        .map(String::as_str)
-        .collect()
-}
-
 /// Checks the field set and the types of a `moves --json` answer.
 fn check_moves_shape(value: &Value) {
-    let expected: BTreeSet<&str> = [
-        "game", "position", "turn", "halfmove", "moves", "check", "status", "winner",
-    ]
-    .into_iter()
-    .collect();
-    assert_eq!(keys(value), expected, "moves JSON fields: {value}");
+    assert_eq!(
+        keys(value),
+        set(&["game", "position", "turn", "halfmove", "moves", "check", "status", "winner"]),
+        "moves JSON fields: {value}"
+    );
     assert_eq!(value["game"], "xiongqi");
     assert!(value["position"].is_string());
     let turn = value["turn"].as_str().expect("turn is a string");
@@ -153,81 +68,9 @@ fn check_moves_shape(value: &Value) {
         value["halfmove"]
     );
     let list = move_list(value);
-    let mut sorted = list.clone();
-    sorted.sort();
-    assert_eq!(list, sorted, "moves are not sorted");
-    let unique: BTreeSet<&String> = list.iter().collect();
-    assert_eq!(unique.len(), list.len(), "duplicate moves");
+    check_sorted(&list);
     assert!(value["check"].is_boolean());
-    match (&value["status"], &value["winner"]) {
-        (Value::Null, Value::Null) => {}
-        (Value::String(status), Value::String(winner)) => {
-            assert!(
-                [
-                    "mareking",
-                    "stalemate",
-                    "repetition",
-                    "resignation",
-                    "timelimit",
-                    "insufficient",
-                    "movelimit",
-                    "agreement"
-                ]
-                .contains(&status.as_str()),
-                "status = {status}"
-            );
-            assert!(
-                ["first", "second", "none"].contains(&winner.as_str()),
-                "winner = {winner}"
-            );
-            assert!(list.is_empty(), "a finished game lists moves: {list:?}");
-        }
-        (s, w) => panic!("status {s} and winner {w} must be both null or both strings"),
-    }
-}
-
-/// Checks the field set and the types of a `perft --json` answer.
-fn check_perft_shape(value: &Value, divide: bool) {
-    let mut expected: BTreeSet<&str> = ["depth", "nodes", "seconds", "nodes_per_second"]
-        .into_iter()
-        .collect();
-    if divide {
-        expected.insert("divide");
-    }
-    assert_eq!(keys(value), expected, "perft JSON fields: {value}");
-    assert!(value["depth"].is_u64(), "depth = {}", value["depth"]);
-    assert!(value["nodes"].is_u64(), "nodes = {}", value["nodes"]);
-    assert!(
-        value["seconds"].is_number(),
-        "seconds = {}",
-        value["seconds"]
-    );
-    assert!(value["seconds"].as_f64().unwrap() >= 0.0);
-    assert!(
-        value["nodes_per_second"].is_number(),
-        "nodes_per_second = {}",
-        value["nodes_per_second"]
-    );
-    assert!(value["nodes_per_second"].as_f64().unwrap() >= 0.0);
-    if divide {
-        let split = value["divide"].as_object().expect("divide is an object");
-        let sum: u64 = split
-            .values()
-            .map(|n| n.as_u64().expect("a divide count is an integer"))
-            .sum();
-        if value["depth"] != 0 {
-            assert_eq!(sum, value["nodes"].as_u64().unwrap(), "divide sum");
-        }
-    }
-}
-
-fn perft_json(depth: u32, extra: &[&str]) -> Value {
-    let depth = depth.to_string();
-    let mut all = vec!["perft", depth.as_str(), "--json"];
-    all.extend_from_slice(extra);
-    let value = ok_json(&all);
-    check_perft_shape(&value, extra.contains(&"--divide"));
-    value
+    check_outcome(value, &list, &STATUSES);
 }
 
 // ---------------------------------------------------------------- perft
