@@ -112,7 +112,7 @@ impl Position {
                 coordinates(&t, text, parse_iccs_square)?
             }
             MoveNotation::Teaching => {
-                if text.len() != 4 {
+                if text.len() != 4 || !text.is_ascii() {
                     return Err(syntax(
                         text,
                         "the teaching notation has four characters, like h1g3",
