@@ -67,6 +67,23 @@ pub static GENERAL_STEPS: [[u128; 90]; 2] =
 pub static ADVISOR_STEPS: [[u128; 90]; 2] =
     [steps_in(&DIAG, palace(0)), steps_in(&DIAG, palace(1))];
 
+const fn danger_zone_table() -> [u128; 90] {
+    let diagonal = steps_in(&DIAG, super::bitboard::BOARD);
+    let mut table = [0u128; 90];
+    let mut sq = 0;
+    while sq < 90 {
+        let (f, r) = ((sq % 9) as u8, (sq / 9) as u8);
+        table[sq] = super::bitboard::rank_bb(r) | super::bitboard::file_bb(f) | diagonal[sq];
+        sq += 1;
+    }
+    table
+}
+
+/// For a general's square: its rank and file (chariots, cannons and their screens, the facing
+/// general) and its diagonal neighbours (horse legs). A move that neither starts nor ends there
+/// cannot expose the general.
+pub static DANGER_ZONE: [u128; 90] = danger_zone_table();
+
 /// A blockable two-step move: the square that must be empty and the targets behind it.
 #[derive(Clone, Copy, Debug)]
 pub struct Blockable {

@@ -4,9 +4,9 @@ use chuhe_notation::{Side, Status};
 
 use super::attacks::{
     cannon_captures, elephant_attacks, file_attacks, horse_attackers, horse_attacks, own_half,
-    rook_attacks, ADVISOR_STEPS, GENERAL_STEPS, SOLDIER_ATTACKERS, SOLDIER_STEPS,
+    rook_attacks, ADVISOR_STEPS, DANGER_ZONE, GENERAL_STEPS, SOLDIER_ATTACKERS, SOLDIER_STEPS,
 };
-use super::bitboard::{file_bb, rank_bb, squares, Square};
+use super::bitboard::{squares, Square};
 use super::types::{Move, Piece, Role, RuleSet};
 use super::MoveList;
 use crate::zobrist;
@@ -331,26 +331,6 @@ impl Position {
         !self.attacked_with(king, !us, occ, theirs)
     }
 
-    /// Squares where moving a piece (from or to) may change the safety of the general on `g`:
-    /// its rank and file (chariots, cannons and their screens, the facing general) and its
-    /// diagonal neighbours (horse legs). Moves touching none of them cannot expose it.
-    #[inline(always)]
-    fn danger_zone(g: Square) -> u128 {
-        let diag = {
-            let (f, r) = (g.file() as i32, g.rank() as i32);
-            let mut bb = 0u128;
-            for (df, dr) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
-                if let Some(s) = Square::from_coords((f + df) as u8, (r + dr) as u8)
-                    .filter(|_| f + df >= 0 && r + dr >= 0)
-                {
-                    bb |= s.bb();
-                }
-            }
-            bb
-        };
-        rank_bb(g.rank()) | file_bb(g.file()) | diag
-    }
-
     /// Visits every legal move: `visit(from, to_set)` gets each piece's legal destinations.
     #[inline(always)]
     fn for_each_legal(&self, mut visit: impl FnMut(Square, u128)) {
@@ -367,7 +347,7 @@ impl Position {
             return;
         };
         let in_check = self.is_check();
-        let zone = Self::danger_zone(general);
+        let zone = DANGER_ZONE[general.index()];
         for from in squares(self.by_side[us.index()]) {
             let piece = Piece::from_index(self.board[from.index()] as usize);
             let targets = self.targets(from, piece, occ);
