@@ -14,6 +14,10 @@ pub type MoveTexts = BTreeMap<&'static str, String>;
 pub trait GameSession {
     /// The `--game` name.
     fn game_name(&self) -> &'static str;
+    /// `Ok` when the game's moves can be written in `notation`.
+    fn check_notation(&self, _notation: Notation) -> Result<(), String> {
+        Ok(())
+    }
     /// Plays one move written in `notation`; returns it in every notation of the game.
     /// On error the game is unchanged.
     fn play(&mut self, text: &str, notation: Notation) -> Result<MoveTexts, String>;
@@ -86,13 +90,11 @@ pub fn open_game(o: &Opening) -> Result<Box<dyn GameSession>, String> {
     }
 }
 
-fn xiongqi_notation(notation: Notation) -> Result<(), String> {
+/// A Xiongqi move in `notation`: PMN, or the coordinate form (`e3e4`, `e7e8e`) for `uci`.
+fn xiongqi_text(pos: &xiongqi::Position, m: xiongqi::Move, notation: Notation) -> String {
     match notation {
-        Notation::Pmn => Ok(()),
-        other => Err(format!(
-            "--notation {} is for Xiangqi; Xiongqi moves are PMN (or coordinates like e3e4)",
-            other.name()
-        )),
+        Notation::Uci => m.to_string(),
+        _ => pos.to_pmn(m),
     }
 }
 
@@ -101,8 +103,18 @@ impl GameSession for xiongqi::Game {
         GameKind::Xiongqi.name()
     }
 
+    fn check_notation(&self, notation: Notation) -> Result<(), String> {
+        match notation {
+            Notation::Pmn | Notation::Uci => Ok(()),
+            other => Err(format!(
+                "--notation {} is for Xiangqi; Xiongqi moves are pmn, or uci for the coordinate form e3e4",
+                other.name()
+            )),
+        }
+    }
+
     fn play(&mut self, text: &str, notation: Notation) -> Result<MoveTexts, String> {
-        xiongqi_notation(notation)?;
+        self.check_notation(notation)?;
         let before = self.position().clone();
         let m = self.play_text(text).map_err(|e| e.to_string())?;
         Ok(MoveTexts::from([
@@ -111,11 +123,11 @@ impl GameSession for xiongqi::Game {
         ]))
     }
 
-    fn legal_moves(&self, _notation: Notation) -> Vec<String> {
+    fn legal_moves(&self, notation: Notation) -> Vec<String> {
         let pos = self.position();
         let mut v: Vec<String> = xiongqi::Game::legal_moves(self)
             .iter()
-            .map(|&m| pos.to_pmn(m))
+            .map(|&m| xiongqi_text(pos, m, notation))
             .collect();
         v.sort();
         v
@@ -149,11 +161,11 @@ impl GameSession for xiongqi::Game {
         perft_game(self, depth)
     }
 
-    fn divide(&self, depth: u32, _notation: Notation) -> Vec<(String, u64)> {
+    fn divide(&self, depth: u32, notation: Notation) -> Vec<(String, u64)> {
         let pos = self.position();
         let mut v: Vec<(String, u64)> = divide(self, depth)
             .into_iter()
-            .map(|(m, n)| (pos.to_pmn(m), n))
+            .map(|(m, n)| (xiongqi_text(pos, m, notation), n))
             .collect();
         v.sort();
         v

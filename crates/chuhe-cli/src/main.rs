@@ -221,7 +221,7 @@ fn run(cli: Cli) -> Result<String, UserError> {
             notation,
             json,
         } => {
-            let (session, _) = open(&position, "", Notation::Pmn)?;
+            let (session, _) = open(&position, "", notation)?;
             perft(session.as_ref(), depth, divide, notation, json)
         }
         Command::Moves {
@@ -264,6 +264,7 @@ fn open(
 ) -> Result<(Box<dyn GameSession>, Vec<games::MoveTexts>), UserError> {
     let mut session =
         open_game(&args.opening()).map_err(|e| UserError(format!("invalid position: {e}")))?;
+    session.check_notation(notation).map_err(UserError)?;
     let mut played = Vec::new();
     for (i, text) in moves.split_whitespace().enumerate() {
         let texts = session

@@ -679,3 +679,29 @@ fn show_after_moves() {
         .unwrap();
     assert!(status.contains("repetition"), "{status}");
 }
+
+#[test]
+fn coordinate_notation_reads_and_prints_the_coordinate_form() {
+    let pmn = move_list(&ok_json(&["moves", "--moves", "e3-e4 e6-e5", "--json"]));
+    let uci = move_list(&ok_json(&[
+        "moves",
+        "--moves",
+        "e3e4 e6e5",
+        "--notation",
+        "uci",
+        "--json",
+    ]));
+    assert_eq!(pmn.len(), uci.len());
+    assert!(uci.contains(&"e4e5".to_string()), "{uci:?}");
+    assert!(pmn.contains(&"e4+e5".to_string()), "{pmn:?}");
+    check_sorted(&uci);
+    assert_eq!(
+        ok(&["convert", "--from", "pmn", "--to", "uci", "e3-e4", "e6-e5"]),
+        "e3e4\ne6e5\n"
+    );
+    // Xiangqi's notations are refused for Xiongqi, even with no moves to read.
+    for notation in ["iccs", "wxf", "teaching"] {
+        let err = fails(&["moves", "--notation", notation]);
+        assert!(err.contains("Xiangqi"), "{err}");
+    }
+}
