@@ -452,3 +452,18 @@ impl fmt::Display for Position {
         f.write_str(&self.to_fen())
     }
 }
+
+impl std::str::FromStr for Position {
+    type Err = SetupError;
+
+    /// Reads a FEN or FEEN under the standard rules, as [`Position::from_text`].
+    ///
+    /// ```
+    /// use chuhe::xiangqi::Position;
+    /// let pos: Position = chuhe::xiangqi::START_FEN.parse().unwrap();
+    /// assert_eq!(pos, Position::start());
+    /// ```
+    fn from_str(s: &str) -> Result<Position, SetupError> {
+        Position::from_text(s, RuleSet::Standard)
+    }
+}

@@ -303,3 +303,18 @@ impl Position {
         self.to_feen_value().to_string()
     }
 }
+
+impl std::str::FromStr for Position {
+    type Err = FeenError;
+
+    /// Reads a FEEN, as [`Position::from_feen`].
+    ///
+    /// ```
+    /// use chuhe::xiongqi::Position;
+    /// let pos: Position = chuhe::xiongqi::START_FEEN.parse().unwrap();
+    /// assert_eq!(pos, Position::start());
+    /// ```
+    fn from_str(s: &str) -> Result<Position, FeenError> {
+        Position::from_feen(s)
+    }
+}
