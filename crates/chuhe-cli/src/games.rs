@@ -193,7 +193,10 @@ impl GameSession for xiangqi::Game {
 
     fn play(&mut self, text: &str, notation: Notation) -> Result<MoveTexts, String> {
         if let Some(o) = self.outcome() {
-            return Err(format!("the game is over ({})", o.status));
+            let over = chuhe::MoveError::GameOver {
+                status: o.status.as_str(),
+            };
+            return Err(over.to_string());
         }
         let before = self.position().clone();
         let m = before

@@ -13,6 +13,7 @@
 #![warn(missing_docs)]
 
 mod error;
+mod feen_out;
 pub mod game;
 mod movelist;
 pub mod perft;

@@ -278,36 +278,41 @@ static RAY_EAST: [u128; 90] = ray_table(1, 0);
 static RAY_SOUTH: [u128; 90] = ray_table(0, -1);
 static RAY_WEST: [u128; 90] = ray_table(-1, 0);
 
+/// The nearest square of `bb` along a ray: the lowest index on increasing rays (north, east),
+/// the highest on decreasing ones (south, west).
 #[inline(always)]
-fn first_up(bb: u128) -> usize {
-    bb.trailing_zeros() as usize
-}
-
-#[inline(always)]
-fn first_down(bb: u128) -> usize {
-    127 - bb.leading_zeros() as usize
-}
-
-/// Squares reached along one increasing ray, up to and including the first blocker.
-#[inline(always)]
-fn ray_up(ray: &[u128; 90], sq: usize, occ: u128) -> u128 {
-    let r = ray[sq];
-    let blockers = r & occ;
-    if blockers == 0 {
-        r
+fn nearest<const INCREASING: bool>(bb: u128) -> usize {
+    if INCREASING {
+        bb.trailing_zeros() as usize
     } else {
-        r ^ ray[first_up(blockers)]
+        127 - bb.leading_zeros() as usize
     }
 }
 
+/// Squares reached along one ray, up to and including the first blocker.
 #[inline(always)]
-fn ray_down(ray: &[u128; 90], sq: usize, occ: u128) -> u128 {
+fn ray<const INCREASING: bool>(ray: &[u128; 90], sq: usize, occ: u128) -> u128 {
     let r = ray[sq];
     let blockers = r & occ;
     if blockers == 0 {
         r
     } else {
-        r ^ ray[first_down(blockers)]
+        r ^ ray[nearest::<INCREASING>(blockers)]
+    }
+}
+
+/// The first piece beyond the first piece (the screen) along one ray, if any.
+#[inline(always)]
+fn screened<const INCREASING: bool>(ray: &[u128; 90], sq: usize, occ: u128) -> u128 {
+    let blockers = ray[sq] & occ;
+    if blockers == 0 {
+        return 0;
+    }
+    let beyond = ray[nearest::<INCREASING>(blockers)] & occ;
+    if beyond == 0 {
+        0
+    } else {
+        1u128 << nearest::<INCREASING>(beyond)
     }
 }
 
@@ -315,55 +320,27 @@ fn ray_down(ray: &[u128; 90], sq: usize, occ: u128) -> u128 {
 #[inline(always)]
 pub fn rook_attacks(sq: Square, occ: u128) -> u128 {
     let i = sq.index();
-    ray_up(&RAY_NORTH, i, occ)
-        | ray_up(&RAY_EAST, i, occ)
-        | ray_down(&RAY_SOUTH, i, occ)
-        | ray_down(&RAY_WEST, i, occ)
+    ray::<true>(&RAY_NORTH, i, occ)
+        | ray::<true>(&RAY_EAST, i, occ)
+        | ray::<false>(&RAY_SOUTH, i, occ)
+        | ray::<false>(&RAY_WEST, i, occ)
 }
 
 /// The squares along the file from `sq`, up to and including the first piece each way.
 #[inline(always)]
 pub fn file_attacks(sq: Square, occ: u128) -> u128 {
     let i = sq.index();
-    ray_up(&RAY_NORTH, i, occ) | ray_down(&RAY_SOUTH, i, occ)
-}
-
-#[inline(always)]
-fn screen_target_up(ray: &[u128; 90], sq: usize, occ: u128) -> u128 {
-    let blockers = ray[sq] & occ;
-    if blockers == 0 {
-        return 0;
-    }
-    let beyond = ray[first_up(blockers)] & occ;
-    if beyond == 0 {
-        0
-    } else {
-        1u128 << first_up(beyond)
-    }
-}
-
-#[inline(always)]
-fn screen_target_down(ray: &[u128; 90], sq: usize, occ: u128) -> u128 {
-    let blockers = ray[sq] & occ;
-    if blockers == 0 {
-        return 0;
-    }
-    let beyond = ray[first_down(blockers)] & occ;
-    if beyond == 0 {
-        0
-    } else {
-        1u128 << first_down(beyond)
-    }
+    ray::<true>(&RAY_NORTH, i, occ) | ray::<false>(&RAY_SOUTH, i, occ)
 }
 
 /// Pieces a cannon on `sq` may capture (of any side): the first piece beyond exactly one screen.
 #[inline(always)]
 pub fn cannon_captures(sq: Square, occ: u128) -> u128 {
     let i = sq.index();
-    screen_target_up(&RAY_NORTH, i, occ)
-        | screen_target_up(&RAY_EAST, i, occ)
-        | screen_target_down(&RAY_SOUTH, i, occ)
-        | screen_target_down(&RAY_WEST, i, occ)
+    screened::<true>(&RAY_NORTH, i, occ)
+        | screened::<true>(&RAY_EAST, i, occ)
+        | screened::<false>(&RAY_SOUTH, i, occ)
+        | screened::<false>(&RAY_WEST, i, occ)
 }
 
 /// Squares a horse on `sq` reaches given its legs.

@@ -346,7 +346,7 @@ impl Position {
         let Some(general) = self.general(us) else {
             return;
         };
-        let in_check = self.is_check();
+        let in_check = self.is_attacked(general, !us);
         let zone = DANGER_ZONE[general.index()];
         for from in squares(self.by_side[us.index()]) {
             let piece = Piece::from_index(self.board[from.index()] as usize);

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use chuhe_notation::{Epin, Feen, Hand, ParseError, Placement, Side, Sin, StyleTurn};
+use chuhe_notation::{Feen, ParseError, Side};
 
 use super::attacks::palace;
 use super::bitboard::{squares, Square};
@@ -383,26 +383,15 @@ impl Position {
 
     /// The FEEN data: chuhe's letters, `+S` across the river, captured pieces in hands.
     pub fn to_feen_value(&self) -> Feen {
-        let mut placement = Placement::empty(9, 10);
-        for sq in squares(self.occupied()) {
-            if let Some(p) = self.piece_at(sq) {
-                let crossed = Position::is_across_river(p.side, sq);
-                placement.set(sq.cell(), Some(Epin::native(p.pin(crossed))));
-            }
-        }
-        let mut hands = [Hand::new(), Hand::new()];
-        for owner in [Side::First, Side::Second] {
-            for (p, n) in self.hand(owner) {
-                hands[owner.index()].add_n(Epin::native(p.pin(false)), n as u32);
-            }
-        }
-        let style = Sin::new(b'X', Side::First);
-        let style_turn = StyleTurn::new(style, style, self.turn);
-        Feen {
-            placement,
-            hands,
-            style_turn,
-        }
+        crate::feen_out::x_style_feen(
+            (9, 10),
+            squares(self.occupied()).filter_map(|sq| {
+                self.piece_at(sq)
+                    .map(|p| (sq.cell(), p.pin(Position::is_across_river(p.side, sq))))
+            }),
+            |owner| self.hand(owner).map(|(p, n)| (p.pin(false), n)),
+            self.turn,
+        )
     }
 
     /// The canonical FEEN.

@@ -1,6 +1,6 @@
 //! From FEEN text to a validated [`Position`] (decision X8), and back.
 
-use chuhe_notation::{Epin, Feen, Hand, ParseError, Placement, Side, Sin, StyleTurn};
+use chuhe_notation::{Epin, Feen, ParseError, Side};
 
 use super::bitboard::{squares, Square};
 use super::position::{across_river, Position};
@@ -277,25 +277,12 @@ impl Position {
 
     /// The FEEN data of this position.
     pub fn to_feen_value(&self) -> Feen {
-        let mut placement = Placement::empty(8, 8);
-        for s in squares(self.occupied()) {
-            if let Some(p) = self.piece_at(s) {
-                placement.set(s.cell(), Some(Epin::native(p.pin())));
-            }
-        }
-        let mut hands = [Hand::new(), Hand::new()];
-        for owner in [Side::First, Side::Second] {
-            for (p, n) in self.hand(owner) {
-                hands[owner.index()].add_n(Epin::native(p.pin()), n as u32);
-            }
-        }
-        let style = Sin::new(b'X', Side::First);
-        let style_turn = StyleTurn::new(style, style, self.turn);
-        Feen {
-            placement,
-            hands,
-            style_turn,
-        }
+        crate::feen_out::x_style_feen(
+            (8, 8),
+            squares(self.occupied()).filter_map(|s| self.piece_at(s).map(|p| (s.cell(), p.pin()))),
+            |owner| self.hand(owner).map(|(p, n)| (p.pin(), n)),
+            self.turn,
+        )
     }
 
     /// The canonical FEEN of this position.
