@@ -1,20 +1,27 @@
 //! `chuhe`: the command line of the chuhe toolkit.
 //!
 //! The command-line contract (flags, JSON fields, exit codes) is used by tools outside the
-//! project: see the README before changing anything here.
+//! project: see the README before changing anything here. Every command works for every game
+//! through [`chuhe::AnyGame`]; nothing here depends on which game is played.
+//!
+//! Exit codes: 0 success (also when the reader of standard output closed it early), 2 bad
+//! input (one line on standard error), 3 output could not be written (one line on standard
+//! error).
 
-mod games;
-mod render;
+mod output;
 
+use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::time::Instant;
 
+use chuhe::{AnyGame, GameOptions, Glyphs as BoardGlyphs, MoveNotation, PositionFormat};
 use clap::{Parser, Subcommand, ValueEnum};
 use serde_json::{json, Map, Value};
 
-use games::{open_game, GameSession, Opening};
+use output::{CliError, Output};
 
-/// chuhe — rules, notations and perft for Xiongqi and Xiangqi.
+/// chuhe — rules, notations and perft for Xiongqi and Xiangqi: perft, moves, show, replay,
+/// convert.
 #[derive(Parser, Debug)]
 #[command(name = "chuhe", version, about, long_about = None)]
 struct Cli {
@@ -34,12 +41,12 @@ pub enum GameKind {
 }
 
 impl GameKind {
-    /// The `--game` name.
-    pub const fn name(self) -> &'static str {
+    /// The library's registry entry.
+    fn kind(self) -> chuhe::GameKind {
         match self {
-            GameKind::Xiongqi => "xiongqi",
-            GameKind::Xiangqi => "xiangqi",
-            GameKind::XiangqiCapture => "xiangqi-capture",
+            GameKind::Xiongqi => chuhe::GameKind::Xiongqi,
+            GameKind::Xiangqi => chuhe::GameKind::Xiangqi,
+            GameKind::XiangqiCapture => chuhe::GameKind::XiangqiCapture,
         }
     }
 }
@@ -49,25 +56,24 @@ impl GameKind {
 pub enum Notation {
     /// Sashité PMN (`e3-e4`, `h3-e3`); coordinates are accepted on input too.
     Pmn,
-    /// UCI coordinates, ranks from 1 (`h3e3`, `b3b10`).
+    /// UCI coordinates, ranks from 1 (`h3e3`, `b3b10`; Xiongqi `e3e4`, `e7e8e`).
     Uci,
-    /// ICCS / UCCI coordinates, ranks from 0 (`h2e2`).
+    /// Xiangqi: ICCS / UCCI coordinates, ranks from 0 (`h2e2`).
     Iccs,
-    /// WXF (`C2=5`, `H8+7`).
+    /// Xiangqi: WXF (`C2=5`, `H8+7`).
     Wxf,
-    /// The teaching notation (`h1g3`, rank 10 written 0).
+    /// Xiangqi: the teaching notation (`h1g3`, rank 10 written 0).
     Teaching,
 }
 
 impl Notation {
-    /// The flag value.
-    pub const fn name(self) -> &'static str {
+    fn notation(self) -> MoveNotation {
         match self {
-            Notation::Pmn => "pmn",
-            Notation::Uci => "uci",
-            Notation::Iccs => "iccs",
-            Notation::Wxf => "wxf",
-            Notation::Teaching => "teaching",
+            Notation::Pmn => MoveNotation::Pmn,
+            Notation::Uci => MoveNotation::Uci,
+            Notation::Iccs => MoveNotation::Iccs,
+            Notation::Wxf => MoveNotation::Wxf,
+            Notation::Teaching => MoveNotation::Teaching,
         }
     }
 }
@@ -83,7 +89,7 @@ pub enum Glyphs {
 
 /// What `convert --to` may produce for a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum PositionFormat {
+enum PositionFormatArg {
     /// Standard Xiangqi FEN.
     Fen,
     /// Sashité FEEN.
@@ -101,20 +107,9 @@ struct PositionArgs {
     /// The half-move clock of the position (a FEEN holds none; a FEN's own is used otherwise).
     #[arg(long)]
     halfmove: Option<u32>,
-    /// Xiangqi: a position occurring this many times ends the game (S3).
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..))]
-    repetition_count: u8,
-}
-
-impl PositionArgs {
-    fn opening(&self) -> Opening<'_> {
-        Opening {
-            game: self.game,
-            position: &self.position,
-            halfmove: self.halfmove,
-            repetition_count: self.repetition_count,
-        }
-    }
+    /// Xiangqi: a position occurring this many times ends the game (S3; default 3, at least 2).
+    #[arg(long)]
+    repetition_count: Option<u8>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -125,10 +120,13 @@ enum Command {
         depth: u32,
         #[command(flatten)]
         position: PositionArgs,
-        /// Print the count below each legal move.
+        /// Moves to play first (their history counts where the rules say so).
+        #[arg(long, default_value = "")]
+        moves: String,
+        /// Print the count below each legal move, each line as soon as it is known.
         #[arg(long)]
         divide: bool,
-        /// How `--divide` writes moves.
+        /// How `--moves` is read and `--divide` writes moves.
         #[arg(long, value_enum, default_value = "pmn")]
         notation: Notation,
         /// Print one JSON object.
@@ -174,7 +172,7 @@ enum Command {
         /// How moves are read and the legal moves printed.
         #[arg(long, value_enum, default_value = "pmn")]
         notation: Notation,
-        /// Print JSON (the only output format).
+        /// JSON output (the default and only format; accepted for scripts that pass it).
         #[arg(long)]
         json: bool,
     },
@@ -194,35 +192,32 @@ enum Command {
     },
 }
 
-/// An error for the user: one line on stderr, exit code 2.
-#[derive(Debug)]
-struct UserError(String);
-
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    match run(cli) {
-        Ok(out) => {
-            print!("{out}");
-            ExitCode::SUCCESS
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // Help, version and usage errors: clap's text, clap's exit code (0 or 2).
+            let _ = e.print();
+            return ExitCode::from(e.exit_code().clamp(0, 255) as u8);
         }
-        Err(UserError(message)) => {
-            eprintln!("{}", message.replace('\n', " "));
-            ExitCode::from(2)
-        }
-    }
+    };
+    let mut out = Output::stdout();
+    let result = run(cli, &mut out).and_then(|()| out.flush());
+    output::finish(result)
 }
 
-fn run(cli: Cli) -> Result<String, UserError> {
+fn run(cli: Cli, out: &mut Output) -> Result<(), CliError> {
     match cli.command {
         Command::Perft {
             depth,
             position,
+            moves,
             divide,
             notation,
             json,
         } => {
-            let (session, _) = open(&position, "", notation)?;
-            perft(session.as_ref(), depth, divide, notation, json)
+            let game = open(&position, &moves, notation)?;
+            perft(game.as_ref(), depth, divide, notation, json, out)
         }
         Command::Moves {
             position,
@@ -230,8 +225,8 @@ fn run(cli: Cli) -> Result<String, UserError> {
             notation,
             json,
         } => {
-            let (session, _) = open(&position, &moves, notation)?;
-            Ok(list_moves(session.as_ref(), notation, json))
+            let game = open(&position, &moves, notation)?;
+            list_moves(game.as_ref(), notation, json, out)
         }
         Command::Show {
             position,
@@ -239,64 +234,124 @@ fn run(cli: Cli) -> Result<String, UserError> {
             notation,
             glyphs,
         } => {
-            let (session, _) = open(&position, &moves, notation)?;
-            Ok(session.render(glyphs))
+            let game = open(&position, &moves, notation)?;
+            out.write(&show(game.as_ref(), glyphs))
         }
         Command::Replay {
             position,
             moves,
             notation,
             json: _,
-        } => replay(&position, &moves, notation),
+        } => replay(&position, &moves, notation, out),
         Command::Convert {
             position,
             from,
             to,
             items,
-        } => convert(&position, from, &to, &items),
+        } => convert(&position, from, &to, &items, out),
     }
 }
 
+/// Opens the game of `args` at its position, refusing a notation the game lacks, and plays
+/// `moves` written in `notation`.
 fn open(
     args: &PositionArgs,
     moves: &str,
     notation: Notation,
-) -> Result<(Box<dyn GameSession>, Vec<games::MoveTexts>), UserError> {
-    let mut session =
-        open_game(&args.opening()).map_err(|e| UserError(format!("invalid position: {e}")))?;
-    session.check_notation(notation).map_err(UserError)?;
-    let mut played = Vec::new();
+) -> Result<Box<dyn AnyGame>, CliError> {
+    let mut game = open_position(args, &args.position)?;
+    check_notation(game.as_ref(), notation)?;
     for (i, text) in moves.split_whitespace().enumerate() {
-        let texts = session
-            .play(text, notation)
-            .map_err(|e| UserError(format!("illegal move '{text}' at ply {}: {e}", i + 1)))?;
-        played.push(texts);
+        play(game.as_mut(), text, notation, i)?;
     }
-    Ok((session, played))
+    Ok(game)
+}
+
+fn open_position(args: &PositionArgs, position: &str) -> Result<Box<dyn AnyGame>, CliError> {
+    let options = GameOptions {
+        halfmove: args.halfmove,
+        repetition_fold: args.repetition_count,
+    };
+    args.game
+        .kind()
+        .new_game_with(position, options)
+        .map_err(|e| CliError::user(format!("invalid position: {e}")))
+}
+
+fn check_notation(game: &dyn AnyGame, notation: Notation) -> Result<(), CliError> {
+    if game.notations().contains(&notation.notation()) {
+        return Ok(());
+    }
+    let notation = notation.notation();
+    let names: Vec<&str> = game.notations().iter().map(|n| n.name()).collect();
+    let others: Vec<&str> = chuhe::GameKind::ALL
+        .into_iter()
+        .filter(|g| g.notations().contains(&notation))
+        .map(|g| g.name())
+        .collect();
+    Err(CliError::user(format!(
+        "--notation {notation} is not a notation of {} (only {} write it); {} moves are written in {}",
+        game.kind(),
+        others.join(", "),
+        game.kind(),
+        names.join(", ")
+    )))
+}
+
+fn play(
+    game: &mut dyn AnyGame,
+    text: &str,
+    notation: Notation,
+    index: usize,
+) -> Result<chuhe::MoveTexts, CliError> {
+    game.play_text(text, notation.notation()).map_err(|e| {
+        CliError::user(format!(
+            "illegal move '{}' at ply {}: {e}",
+            chuhe::quote_input(text),
+            index + 1
+        ))
+    })
 }
 
 fn perft(
-    session: &dyn GameSession,
+    game: &dyn AnyGame,
     depth: u32,
     divide: bool,
     notation: Notation,
     json: bool,
-) -> Result<String, UserError> {
+    out: &mut Output,
+) -> Result<(), CliError> {
     let start = Instant::now();
-    let (nodes, split) = if divide {
-        let split = session.divide(depth, notation);
-        let nodes = if depth == 0 {
-            1
-        } else {
-            split.iter().map(|(_, n)| n).sum()
-        };
-        (nodes, Some(split))
+    let progress = progress_bar(game.root_move_count(depth));
+    let mut split = Vec::new();
+    let mut write_error = None;
+    game.divide_each(depth, notation.notation(), &mut |m, n| {
+        if let Some(bar) = &progress {
+            bar.inc(1);
+        }
+        if divide && !json && write_error.is_none() {
+            if let Err(e) = out.write_now(&format!("{m}: {n}\n")) {
+                write_error = Some(e);
+            }
+        }
+        split.push((m, n));
+    })
+    .map_err(|e| CliError::user(e.to_string()))?;
+    if let Some(bar) = progress {
+        bar.finish_and_clear();
+    }
+    if let Some(e) = write_error {
+        return Err(e);
+    }
+    let nodes = if depth == 0 {
+        1
     } else {
-        (session.perft(depth), None)
+        split.iter().map(|(_, n)| n).sum()
     };
-    let seconds = start.elapsed().as_secs_f64();
+    let elapsed = start.elapsed();
+    let seconds = elapsed.as_micros() as f64 / 1e6;
     let nps = if seconds > 0.0 {
-        (nodes as f64 / seconds).round() as u64
+        (nodes as f64 / elapsed.as_secs_f64()).round() as u64
     } else {
         0
     };
@@ -306,80 +361,137 @@ fn perft(
         obj.insert("nodes".into(), json!(nodes));
         obj.insert("seconds".into(), json!(seconds));
         obj.insert("nodes_per_second".into(), json!(nps));
-        if let Some(split) = split {
-            let mut d = Map::new();
-            for (m, n) in split {
-                d.insert(m, json!(n));
-            }
+        if divide {
+            split.sort();
+            let d: Map<String, Value> = split.into_iter().map(|(m, n)| (m, json!(n))).collect();
             obj.insert("divide".into(), Value::Object(d));
         }
-        return Ok(format!("{}\n", Value::Object(obj)));
+        return out.write(&format!("{}\n", Value::Object(obj)));
     }
-    let mut out = String::new();
-    if let Some(split) = split {
-        for (m, n) in split {
-            out.push_str(&format!("{m}: {n}\n"));
-        }
-        out.push('\n');
+    if divide {
+        out.write("\n")?;
     }
-    out.push_str(&format!(
+    out.write(&format!(
         "perft {depth}: {nodes} nodes in {seconds:.3} s ({:.1} million nodes/s)\n",
         nps as f64 / 1e6
-    ));
-    Ok(out)
+    ))
+}
+
+/// A progress bar over the root moves on standard error, when it is a terminal.
+fn progress_bar(root_moves: usize) -> Option<indicatif::ProgressBar> {
+    if root_moves == 0 || !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::new(root_moves as u64);
+    let style = indicatif::ProgressStyle::with_template(
+        "perft {bar:30} {pos}/{len} root moves, {elapsed} elapsed, about {eta} left",
+    );
+    if let Ok(style) = style {
+        bar.set_style(style);
+    }
+    Some(bar)
 }
 
 /// The JSON fields describing the current position (shared by `moves` and `replay`).
-fn state_fields(session: &dyn GameSession, obj: &mut Map<String, Value>) {
-    let outcome = session.outcome();
-    if let Some(fen) = session.fen() {
+fn state_fields(game: &dyn AnyGame, obj: &mut Map<String, Value>) {
+    let outcome = game.outcome();
+    if let Ok(fen) = game.to_text(PositionFormat::Fen) {
         obj.insert("fen".into(), json!(fen));
     }
-    obj.insert("check".into(), json!(session.is_check()));
+    obj.insert("check".into(), json!(game.is_check()));
     obj.insert("status".into(), json!(outcome.map(|o| o.status.as_str())));
     obj.insert("winner".into(), json!(outcome.map(|o| o.winner_str())));
 }
 
-fn list_moves(session: &dyn GameSession, notation: Notation, json: bool) -> String {
-    let moves = session.legal_moves(notation);
-    if json {
-        let mut obj = Map::new();
-        obj.insert("game".into(), json!(session.game_name()));
-        obj.insert("position".into(), json!(session.feen()));
-        obj.insert("turn".into(), json!(session.turn().as_str()));
-        obj.insert("halfmove".into(), json!(session.halfmove()));
-        obj.insert("moves".into(), json!(moves));
-        state_fields(session, &mut obj);
-        return format!("{}\n", Value::Object(obj));
-    }
-    moves.iter().map(|m| format!("{m}\n")).collect()
+fn legal_moves(game: &dyn AnyGame, notation: Notation) -> Result<Vec<String>, CliError> {
+    game.legal_moves_text(notation.notation())
+        .map_err(|e| CliError::user(e.to_string()))
 }
 
-fn replay(args: &PositionArgs, moves: &str, notation: Notation) -> Result<String, UserError> {
-    let (mut session, _) = open(args, "", notation)?;
+fn list_moves(
+    game: &dyn AnyGame,
+    notation: Notation,
+    json: bool,
+    out: &mut Output,
+) -> Result<(), CliError> {
+    let moves = legal_moves(game, notation)?;
+    if json {
+        let mut obj = Map::new();
+        obj.insert("game".into(), json!(game.kind().name()));
+        obj.insert("position".into(), json!(game.to_feen()));
+        obj.insert("turn".into(), json!(game.turn().as_str()));
+        obj.insert("halfmove".into(), json!(game.halfmove()));
+        obj.insert("moves".into(), json!(moves));
+        state_fields(game, &mut obj);
+        return out.write(&format!("{}\n", Value::Object(obj)));
+    }
+    if let Some(outcome) = game.outcome() {
+        return out.write(&format!("no legal moves: the game is over ({outcome})\n"));
+    }
+    let text: String = moves.iter().map(|m| format!("{m}\n")).collect();
+    out.write(&text)
+}
+
+/// `show`: the board, then side to move, check, status, clock and the position's text.
+fn show(game: &dyn AnyGame, glyphs: Glyphs) -> String {
+    let glyphs = match glyphs {
+        Glyphs::Latin => BoardGlyphs::Latin,
+        Glyphs::Chinese => BoardGlyphs::Chinese,
+    };
+    let mut out = game.board_text(glyphs);
+    let turn = match game.turn() {
+        chuhe::Side::First => "first (South/Red)",
+        chuhe::Side::Second => "second (North/Black)",
+    };
+    out.push_str(&format!("turn: {turn}\n"));
+    out.push_str(&format!(
+        "check: {}\n",
+        if game.is_check() { "yes" } else { "no" }
+    ));
+    match game.outcome() {
+        Some(o) => out.push_str(&format!(
+            "status: {} (winner: {})\n",
+            o.status,
+            o.winner_str()
+        )),
+        None => out.push_str("status: ongoing\n"),
+    }
+    out.push_str(&format!("halfmove: {}\n", game.halfmove()));
+    if let Ok(fen) = game.to_text(PositionFormat::Fen) {
+        out.push_str(&format!("fen: {fen}\n"));
+    }
+    out.push_str(&format!("feen: {}\n", game.to_feen()));
+    out
+}
+
+fn replay(
+    args: &PositionArgs,
+    moves: &str,
+    notation: Notation,
+    out: &mut Output,
+) -> Result<(), CliError> {
+    let mut game = open(args, "", notation)?;
     let mut plies = Vec::new();
-    let describe = |session: &dyn GameSession, ply: usize| {
+    let describe = |game: &dyn AnyGame, ply: usize| -> Result<Map<String, Value>, CliError> {
         let mut obj = Map::new();
         obj.insert("ply".into(), json!(ply));
-        obj.insert("position".into(), json!(session.feen()));
-        obj.insert("turn".into(), json!(session.turn().as_str()));
-        obj.insert("halfmove".into(), json!(session.halfmove()));
-        obj.insert("legal".into(), json!(session.legal_moves(notation)));
-        state_fields(session, &mut obj);
-        obj
+        obj.insert("position".into(), json!(game.to_feen()));
+        obj.insert("turn".into(), json!(game.turn().as_str()));
+        obj.insert("halfmove".into(), json!(game.halfmove()));
+        obj.insert("legal".into(), json!(legal_moves(game, notation)?));
+        state_fields(game, &mut obj);
+        Ok(obj)
     };
     for (i, text) in moves.split_whitespace().enumerate() {
-        let mut obj = describe(session.as_ref(), i);
-        let texts = session
-            .play(text, notation)
-            .map_err(|e| UserError(format!("illegal move '{text}' at ply {}: {e}", i + 1)))?;
+        let mut obj = describe(game.as_ref(), i)?;
+        let texts = play(game.as_mut(), text, notation, i)?;
         obj.insert("move".into(), json!(texts));
         plies.push(Value::Object(obj));
     }
-    let mut last = describe(session.as_ref(), plies.len());
+    let mut last = describe(game.as_ref(), plies.len())?;
     last.insert("move".into(), Value::Null);
     plies.push(Value::Object(last));
-    Ok(format!("{}\n", Value::Array(plies)))
+    out.write(&format!("{}\n", Value::Array(plies)))
 }
 
 fn convert(
@@ -387,43 +499,41 @@ fn convert(
     from: Option<Notation>,
     to: &str,
     items: &[String],
-) -> Result<String, UserError> {
-    if let Ok(format) = PositionFormat::from_str(to, true) {
+    out: &mut Output,
+) -> Result<(), CliError> {
+    if let Ok(format) = PositionFormatArg::from_str(to, true) {
         let [position] = items else {
-            return Err(UserError(format!(
+            return Err(CliError::user(format!(
                 "convert --to {to} takes one position (a FEN or FEEN in quotes), found {} arguments",
                 items.len()
             )));
         };
-        let mut opening = args.opening();
-        opening.position = position;
-        let session =
-            open_game(&opening).map_err(|e| UserError(format!("invalid position: {e}")))?;
-        return match format {
-            PositionFormat::Feen => Ok(format!("{}\n", session.feen())),
-            PositionFormat::Fen => session.fen().map(|f| format!("{f}\n")).ok_or_else(|| {
-                UserError(format!("{} has no FEN; use --to feen", args.game.name()))
-            }),
+        let game = open_position(args, position)?;
+        let format = match format {
+            PositionFormatArg::Feen => PositionFormat::Feen,
+            PositionFormatArg::Fen => PositionFormat::Fen,
         };
+        let text = game
+            .to_text(format)
+            .map_err(|e| CliError::user(e.to_string()))?;
+        return out.write(&format!("{text}\n"));
     }
     let to = Notation::from_str(to, true).map_err(|_| {
-        UserError(format!(
-            "--to '{to}' is not a notation (pmn, uci, iccs, wxf, teaching, fen, feen)"
+        CliError::user(format!(
+            "--to '{}' is not a notation (pmn, uci, iccs, wxf, teaching, fen, feen)",
+            chuhe::quote_input(to)
         ))
     })?;
-    let from = from.ok_or_else(|| UserError("convert needs --from for moves".to_string()))?;
-    let (_, played) = open(args, &items.join(" "), from)?;
-    let mut out = String::new();
-    for texts in played {
-        let text = texts.get(to.name()).ok_or_else(|| {
-            UserError(format!(
-                "{} moves cannot be written in {}",
-                args.game.name(),
-                to.name()
-            ))
-        })?;
-        out.push_str(text);
-        out.push('\n');
+    let from = from.ok_or_else(|| CliError::user("convert needs --from for moves"))?;
+    let mut game = open(args, "", from)?;
+    check_notation(game.as_ref(), to)?;
+    let mut text = String::new();
+    for (i, item) in items.iter().flat_map(|s| s.split_whitespace()).enumerate() {
+        let texts = play(game.as_mut(), item, from, i)?;
+        if let Some(t) = texts.get(to.notation().name()) {
+            text.push_str(t);
+            text.push('\n');
+        }
     }
-    Ok(out)
+    out.write(&text)
 }

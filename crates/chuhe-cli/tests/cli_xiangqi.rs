@@ -604,7 +604,7 @@ fn s2_checkmate_and_stalemate_lose() {
     assert_eq!(value["fen"], "3k5/9/9/9/9/9/9/9/9/3RK4 b - - 1 1");
     assert!(move_list(&value).is_empty());
 
-    // Text mode prints nothing for a finished game.
+    // Text mode says how a finished game ended and who won.
     let out = ok(&[
         "moves",
         "--game",
@@ -616,7 +616,10 @@ fn s2_checkmate_and_stalemate_lose() {
         "--moves",
         "a1d1",
     ]);
-    assert_eq!(out, "");
+    assert_eq!(
+        out,
+        "no legal moves: the game is over (checkmate, first wins)\n"
+    );
 
     let value = xq(STALEMATE, "c8c9");
     assert_eq!(value["status"], "stalemate");
@@ -1532,7 +1535,9 @@ fn error_bad_fen() {
         ("3k5/9/9/9/9/9/9/9/9/4K4", &["offset 23"][..]),
         ("3k5/9/9/9/9/9/9/9/9 w - - 0 1", &["offset"][..]),
         ("3k5/9/9/9/9/9/9/9/9/4K4 w - - x 1", &["offset 30"][..]),
-        ("xyz", &["offset 0"][..]),
+        ("xyz", &["unknown position keyword 'xyz'", "start"][..]),
+        ("START", &["unknown position keyword 'START'"][..]),
+        ("xyz/9", &["offset"][..]),
         (
             "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBKKABNR w - - 0 1",
             &["2 generals"][..],

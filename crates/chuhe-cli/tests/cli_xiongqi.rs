@@ -335,9 +335,12 @@ fn moves_capture_of_the_general_is_mareking() {
     assert!(move_list(&value).is_empty());
     assert_eq!(value["position"], "4R3/8/8/8/8/8/8/G^7 g^/ x/X");
     assert_eq!(value["turn"], "second");
-    // Text mode prints nothing for no moves.
+    // Text mode says how the game ended and who won.
     let out = ok(&["moves", "--position", CAPTURE_GENERAL, "--moves", "e7+e8"]);
-    assert_eq!(out, "");
+    assert_eq!(
+        out,
+        "no legal moves: the game is over (mareking, first wins)\n"
+    );
 }
 
 #[test]
@@ -702,6 +705,6 @@ fn coordinate_notation_reads_and_prints_the_coordinate_form() {
     // Xiangqi's notations are refused for Xiongqi, even with no moves to read.
     for notation in ["iccs", "wxf", "teaching"] {
         let err = fails(&["moves", "--notation", notation]);
-        assert!(err.contains("Xiangqi"), "{err}");
+        assert!(err.contains("only xiangqi"), "{err}");
     }
 }

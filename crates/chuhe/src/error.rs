@@ -1,5 +1,7 @@
 //! Errors shared by the games.
 
+use crate::{MoveNotation, Outcome};
+
 /// Why a move given as text, or as a value, is not a legal move here.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MoveError {
@@ -44,10 +46,18 @@ pub enum MoveError {
         reason: String,
     },
     /// The game is already over.
-    #[error("the game is over ({status})")]
+    #[error("the game is over ({outcome})")]
     GameOver {
-        /// The CGSN status word.
-        status: &'static str,
+        /// How it ended.
+        outcome: Outcome,
+    },
+    /// The game has no such notation.
+    #[error("{game} moves are not written in {notation}")]
+    UnsupportedNotation {
+        /// The game's name.
+        game: &'static str,
+        /// The notation asked for.
+        notation: MoveNotation,
     },
 }
 

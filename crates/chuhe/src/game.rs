@@ -1,67 +1,29 @@
 //! The game arbiter shared by every game: history, repetition look-ups, results, undo.
 //!
-//! A game's rules plug in through [`GameRules`]; what differs between games (Xiongqi's
-//! forbidden repetitions, Xiangqi's n-fold repetition with perpetual check) is in the two
-//! history hooks.
+//! A game's rules plug in through [`GamePosition`]; what differs between games (Xiongqi's
+//! forbidden repetitions, Xiangqi's n-fold repetition with perpetual check) is in its two
+//! history hooks, [`GamePosition::game_outcome`] and [`GamePosition::is_forbidden_by_history`].
 
 use std::collections::HashMap;
-use std::fmt;
-use std::hash::Hash;
-use std::ops::Deref;
 
 use chuhe_notation::{Side, Status};
 
+use crate::variant::{GamePosition, MoveBuffer};
 use crate::{MoveError, Outcome};
-
-/// What the arbiter needs from a game's position type.
-pub trait GameRules: Clone + fmt::Debug {
-    /// A move.
-    type Move: Copy + Eq + Hash + fmt::Debug + fmt::Display;
-    /// A list of moves.
-    type Moves: Deref<Target = [Self::Move]>;
-
-    /// The side to move.
-    fn turn(&self) -> Side;
-    /// Hash of the repetition identity (placement and side to move).
-    fn identity_hash(&self) -> u64;
-    /// Same placement and side to move?
-    fn same_identity(&self, other: &Self) -> bool;
-    /// Is the side to move in check?
-    fn is_check(&self) -> bool;
-    /// The legal moves ignoring history; none when the position alone ends the game.
-    fn legal_moves(&self) -> Self::Moves;
-    /// Keeps only the moves for which `keep` is true.
-    fn retain_moves(moves: &mut Self::Moves, keep: impl FnMut(Self::Move) -> bool);
-    /// `Ok` when `m` is legal ignoring history, else why not.
-    fn check_move(&self, m: Self::Move) -> Result<(), MoveError>;
-    /// Resolves a move written in the game's default notation.
-    fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError>;
-    /// Plays a legal move.
-    fn play_unchecked(&mut self, m: Self::Move);
-
-    /// The result of the game at the last position of `history`, in the game's order,
-    /// given whether the side to move has a legal move (history included).
-    fn outcome(history: &History<Self>, has_legal_move: bool) -> Option<Outcome>;
-
-    /// Is `m` forbidden by the history (Xiongqi X6)? Such a move may still be played by a
-    /// game record: it then ends the game as `repetition`, its player losing.
-    fn is_forbidden_by_history(_history: &History<Self>, _m: Self::Move) -> bool {
-        false
-    }
-}
 
 /// The positions and moves of a game, with O(1) look-up of earlier occurrences of a position.
 #[derive(Clone, Debug)]
-pub struct History<P: GameRules> {
+pub struct History<P: GamePosition> {
     positions: Vec<P>,
     moves: Vec<P::Move>,
     by_hash: HashMap<u64, Vec<usize>>,
 }
 
-impl<P: GameRules> History<P> {
-    fn new(start: P) -> History<P> {
+impl<P: GamePosition> History<P> {
+    /// A history that starts at `start`, no move played.
+    pub fn new(start: P) -> History<P> {
         let mut by_hash = HashMap::new();
-        by_hash.insert(start.identity_hash(), vec![0]);
+        by_hash.insert(start.zobrist_hash(), vec![0]);
         History {
             positions: vec![start],
             moves: Vec::new(),
@@ -87,7 +49,7 @@ impl<P: GameRules> History<P> {
     /// Indices (into [`History::positions`]) of every position with the same identity as `p`.
     pub fn occurrences<'a>(&'a self, p: &'a P) -> impl Iterator<Item = usize> + 'a {
         self.by_hash
-            .get(&p.identity_hash())
+            .get(&p.zobrist_hash())
             .into_iter()
             .flatten()
             .copied()
@@ -96,7 +58,7 @@ impl<P: GameRules> History<P> {
 
     fn push(&mut self, m: P::Move, after: P) {
         self.by_hash
-            .entry(after.identity_hash())
+            .entry(after.zobrist_hash())
             .or_default()
             .push(self.positions.len());
         self.positions.push(after);
@@ -108,10 +70,10 @@ impl<P: GameRules> History<P> {
             return None;
         }
         let after = self.positions.pop()?;
-        if let Some(v) = self.by_hash.get_mut(&after.identity_hash()) {
+        if let Some(v) = self.by_hash.get_mut(&after.zobrist_hash()) {
             v.pop();
             if v.is_empty() {
-                self.by_hash.remove(&after.identity_hash());
+                self.by_hash.remove(&after.zobrist_hash());
             }
         }
         self.moves.pop()
@@ -120,7 +82,7 @@ impl<P: GameRules> History<P> {
 
 /// A game: a start position, the moves played, and the result.
 #[derive(Clone, Debug)]
-pub struct Game<P: GameRules> {
+pub struct Game<P: GamePosition> {
     history: History<P>,
     declared: Option<Outcome>,
     outcome: Option<Outcome>,
@@ -128,7 +90,17 @@ pub struct Game<P: GameRules> {
     forbidden_at: Option<usize>,
 }
 
-impl<P: GameRules> Game<P> {
+impl<P: GamePosition> Game<P> {
+    /// A game from the start position of a rule set (see [`GamePosition::start`]).
+    pub fn start(config: P::Config) -> Game<P> {
+        Game::from_position(P::start(config))
+    }
+
+    /// A game from `start`, a FEEN or (Xiangqi) a FEN, as [`GamePosition::from_text`].
+    pub fn from_text(text: &str, config: P::Config) -> Result<Game<P>, crate::SetupError> {
+        Ok(Game::from_position(P::from_text(text, config)?))
+    }
+
     /// A game from a position (no history).
     pub fn from_position(position: P) -> Game<P> {
         let mut game = Game {
@@ -173,13 +145,23 @@ impl<P: GameRules> Game<P> {
 
     /// The legal moves, history included; none once the game is over.
     pub fn legal_moves(&self) -> P::Moves {
-        let mut list = self.position().legal_moves();
-        if self.outcome.is_some() {
-            P::retain_moves(&mut list, |_| false);
-        } else {
-            P::retain_moves(&mut list, |m| !P::is_forbidden_by_history(&self.history, m));
-        }
+        let mut list = P::Moves::default();
+        self.legal_moves_into(&mut list);
         list
+    }
+
+    /// Appends the legal moves, history included, to `out`; none once the game is over.
+    pub fn legal_moves_into(&self, out: &mut P::Moves) {
+        if self.outcome.is_some() {
+            return;
+        }
+        let start = out.len();
+        self.position().legal_moves_into(out);
+        let mut i = 0;
+        out.retain(|m| {
+            i += 1;
+            i <= start || !P::is_forbidden_by_history(&self.history, m)
+        });
     }
 
     /// The result, once the game is over.
@@ -196,9 +178,7 @@ impl<P: GameRules> Game<P> {
     /// the history forbids (X6) is accepted, as a game record may contain one, and loses.
     pub fn play(&mut self, m: P::Move) -> Result<(), MoveError> {
         if let Some(o) = self.outcome {
-            return Err(MoveError::GameOver {
-                status: o.status.as_str(),
-            });
+            return Err(MoveError::GameOver { outcome: o });
         }
         self.position().check_move(m)?;
         let forbidden = P::is_forbidden_by_history(&self.history, m);
@@ -215,9 +195,7 @@ impl<P: GameRules> Game<P> {
     /// Parses a move in the game's default notation and plays it; returns it.
     pub fn play_text(&mut self, text: &str) -> Result<P::Move, MoveError> {
         if let Some(o) = self.outcome {
-            return Err(MoveError::GameOver {
-                status: o.status.as_str(),
-            });
+            return Err(MoveError::GameOver { outcome: o });
         }
         let m = self.position().parse_move(text)?;
         self.play(m)?;
@@ -272,6 +250,6 @@ impl<P: GameRules> Game<P> {
         let has_legal = moves
             .iter()
             .any(|&m| !P::is_forbidden_by_history(&self.history, m));
-        P::outcome(&self.history, has_legal)
+        P::game_outcome(&self.history, has_legal)
     }
 }

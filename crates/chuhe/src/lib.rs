@@ -1,33 +1,81 @@
 //! # chuhe — rules for the Chinese-chess family
 //!
-//! The rules core: exact move generation, game arbiters and perft for
-//! [Xiongqi](xiongqi) (8×8). No I/O: notations come from [`chuhe_notation`], and the
-//! command line, engine and server are thin users of this crate.
+//! The rules core: exact move generation, game arbiters and perft for [Xiongqi](xiongqi)
+//! (熊棋, 8×8) and [Xiangqi](xiangqi) (象棋, 9×10, standard and teaching rules). No I/O: the
+//! notations come from [`notation`] (the `chuhe-notation` crate), and the command line,
+//! engine and server are thin users of this crate.
+//!
+//! Every game is used through one trait, [`GamePosition`]; [`GameKind`] chooses a game by
+//! name at run time, and [`Game`] is the arbiter (history, repetition, results) for any game.
+//!
+//! Xiongqi:
 //!
 //! ```
-//! use chuhe::xiongqi::{perft, Position};
-//! let start = Position::start();
-//! assert_eq!(perft(&start, 3), 17585);
+//! use chuhe::xiongqi::{Game, Position};
+//! use chuhe::GamePosition;
+//! let mut game = Game::new();
+//! game.play_text("e3-e4").unwrap();
+//! assert_eq!(game.position().to_feen(),
+//!            "rhbag^bhr/2c2c2/ssssssss/8/4S3/SSSS1SSS/2C2C2/RHBAG^BHR / x/X");
+//! assert_eq!(Position::start().perft(3), 17585);
+//! ```
+//!
+//! Xiangqi, its moves in every notation it has:
+//!
+//! ```
+//! use chuhe::xiangqi::{Game, Position};
+//! use chuhe::{GamePosition, MoveNotation};
+//! let pos = Position::start();
+//! let m = pos.parse_move_as("C2=5", MoveNotation::Wxf).unwrap();
+//! assert_eq!(pos.move_to_text(m, MoveNotation::Uci).unwrap(), "h3e3");
+//! assert_eq!(pos.move_to_text(m, MoveNotation::Iccs).unwrap(), "h2e2");
+//! let mut game = Game::new();
+//! game.play(m).unwrap();
+//! assert_eq!(Position::start().perft(2), 1920);
+//! ```
+//!
+//! A game chosen by name:
+//!
+//! ```
+//! use chuhe::{AnyGame, GameKind, MoveNotation};
+//! let mut game = GameKind::XiangqiCapture.new_game("start").unwrap();
+//! game.play_text("e1e2", MoveNotation::Uci).unwrap();
+//! assert_eq!(game.turn(), chuhe::Side::Second);
 //! ```
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod any_game;
+pub mod board;
 mod error;
 mod feen_out;
 pub mod game;
 mod movelist;
 pub mod perft;
+#[cfg(feature = "serde")]
+mod serde_impls;
 mod setup_error;
 pub mod suite;
+mod text;
+mod variant;
 pub mod xiangqi;
 pub mod xiongqi;
 mod zobrist;
 
+pub use any_game::{AnyGame, GameOptions, MoveTexts};
+pub use board::{BoardGeometry, BoardText, Glyphs};
 pub use error::MoveError;
-pub use game::{Game, GameRules, History};
+pub use game::{Game, History};
 pub use movelist::MoveList;
-pub use setup_error::{Location, PositionError, Problem};
+pub use setup_error::{FenSyntaxError, Location, PositionError, Problem, SetupError};
+pub use text::cut as quote_input;
+pub use variant::{
+    GameKind, GameMove, GamePosition, GameSquare, GameVisitor, MoveBuffer, MoveNotation,
+    PositionFormat, RuleOptionError, UnknownGame, UnknownNotation, UnsupportedFormat,
+};
 
+/// The Sashité notations (the `chuhe-notation` crate): FEEN, PIN, CELL, PMN, CGSN, GGN, PCN.
+pub use chuhe_notation as notation;
 pub use chuhe_notation::{Side, Status};
 
 /// How a game ended: a CGSN status word and the winner (`None` for a draw).
@@ -56,11 +104,32 @@ impl Outcome {
         }
     }
 
+    /// Is it a draw?
+    pub const fn is_draw(&self) -> bool {
+        self.winner.is_none()
+    }
+
     /// The winner as the CLI and PCN write it: `first`, `second` or `none`.
     pub fn winner_str(&self) -> &'static str {
         match self.winner {
             Some(side) => side.as_str(),
             None => "none",
+        }
+    }
+}
+
+/// `checkmate, first wins`; `repetition, draw`.
+///
+/// ```
+/// use chuhe::{Outcome, Side, Status};
+/// assert_eq!(Outcome::win(Status::Checkmate, Side::First).to_string(), "checkmate, first wins");
+/// assert_eq!(Outcome::draw(Status::Movelimit).to_string(), "movelimit, draw");
+/// ```
+impl std::fmt::Display for Outcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.winner {
+            Some(side) => write!(f, "{}, {} wins", self.status, side.as_str()),
+            None => write!(f, "{}, draw", self.status),
         }
     }
 }

@@ -40,6 +40,12 @@ impl<M: Copy + Default, const N: usize> MoveList<M, N> {
         }
     }
 
+    /// Empties the list.
+    #[inline(always)]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
     /// Keeps the moves for which `keep` is true, in order.
     pub fn retain(&mut self, mut keep: impl FnMut(M) -> bool) {
         let mut j = 0;
@@ -65,6 +71,13 @@ impl<M: Copy + Default, const N: usize> std::ops::Deref for MoveList<M, N> {
     #[inline(always)]
     fn deref(&self) -> &[M] {
         &self.moves[..self.len]
+    }
+}
+
+impl<M: Copy + Default, const N: usize> std::ops::DerefMut for MoveList<M, N> {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut [M] {
+        &mut self.moves[..self.len]
     }
 }
 

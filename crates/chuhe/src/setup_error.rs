@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use chuhe_notation::{Cell, Side};
+use chuhe_notation::{Cell, ParseError, Side};
 
 /// Where a problem in a setup is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,4 +73,44 @@ impl fmt::Display for PositionError {
         }
         Ok(())
     }
+}
+
+/// A FEN that could not be read, with the character offset.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub struct FenSyntaxError {
+    /// Byte offset in the FEN.
+    pub offset: usize,
+    /// What was wrong.
+    pub message: String,
+}
+
+impl fmt::Display for FenSyntaxError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid FEN at offset {}: {}", self.offset, self.message)
+    }
+}
+
+/// Why a text did not give a position of a game.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    /// Not a standard Xiangqi FEN.
+    #[error(transparent)]
+    Fen(#[from] FenSyntaxError),
+    /// Not canonical FEEN.
+    #[error(transparent)]
+    Feen(#[from] ParseError),
+    /// Well formed, but not a valid position of the game.
+    #[error(transparent)]
+    Invalid(#[from] PositionError),
+    /// A rule option the game does not have (or a value it refuses).
+    #[error(transparent)]
+    Option(#[from] crate::RuleOptionError),
+    /// A single word that is not the keyword `start`.
+    #[error("unknown position keyword '{word}': write start, or a position in {formats}")]
+    UnknownKeyword {
+        /// The word as given (cut when long).
+        word: String,
+        /// The formats the game reads, for the message (`FEEN`, `FEN or FEEN`).
+        formats: &'static str,
+    },
 }

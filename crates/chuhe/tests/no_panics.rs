@@ -2,6 +2,7 @@
 
 use chuhe::xiangqi::{self, MoveNotation, RuleSet};
 use chuhe::xiongqi;
+use chuhe::GamePosition;
 use proptest::prelude::*;
 
 /// Text made of the characters positions and moves are written with, plus some others.

@@ -1,6 +1,7 @@
 //! Property tests on seeded random Xiangqi games, both rule sets.
 
 use chuhe::xiangqi::{Game, Move, MoveNotation, Position, RuleSet, Square};
+use chuhe::GamePosition;
 use chuhe::Side;
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
@@ -77,7 +78,7 @@ proptest! {
             let pos = g.position();
             for &m in g.legal_moves().iter() {
                 for n in MoveNotation::ALL {
-                    let text = pos.move_to_text(m, n);
+                    let text = pos.move_to_text(m, n).unwrap();
                     assert_eq!(pos.parse_move_as(&text, n), Ok(m), "{n} '{text}' in {pos:?}");
                 }
             }

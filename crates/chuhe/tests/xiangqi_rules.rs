@@ -2,6 +2,7 @@
 //! hand-built position.
 
 use chuhe::xiangqi::{perft, Game, MoveNotation, Position, RuleSet};
+use chuhe::GamePosition;
 use chuhe::{Outcome, Side, Status};
 
 fn standard(fen: &str) -> Game {
@@ -198,18 +199,18 @@ fn notations_round_trip_on_the_start_position() {
             MoveNotation::Iccs,
             MoveNotation::Teaching,
         ] {
-            let text = pos.move_to_text(m, n);
+            let text = pos.move_to_text(m, n).unwrap();
             assert_eq!(pos.parse_move_as(&text, n), Ok(m), "{n}: {text}");
         }
     }
     let m = pos.parse_move_as("h2e2", MoveNotation::Iccs).unwrap();
-    assert_eq!(pos.move_to_text(m, MoveNotation::Uci), "h3e3");
+    assert_eq!(pos.move_to_text(m, MoveNotation::Uci).unwrap(), "h3e3");
     let m = pos.parse_move_as("h1g3", MoveNotation::Teaching).unwrap();
-    assert_eq!(pos.move_to_text(m, MoveNotation::Pmn), "h1-g3");
+    assert_eq!(pos.move_to_text(m, MoveNotation::Pmn).unwrap(), "h1-g3");
     let m = pos.parse_move_as("b3b10", MoveNotation::Uci).unwrap();
-    assert_eq!(pos.move_to_text(m, MoveNotation::Pmn), "b3+b10");
-    assert_eq!(pos.move_to_text(m, MoveNotation::Teaching), "b3b0");
-    assert_eq!(pos.move_to_text(m, MoveNotation::Iccs), "b2b9");
+    assert_eq!(pos.move_to_text(m, MoveNotation::Pmn).unwrap(), "b3+b10");
+    assert_eq!(pos.move_to_text(m, MoveNotation::Teaching).unwrap(), "b3b0");
+    assert_eq!(pos.move_to_text(m, MoveNotation::Iccs).unwrap(), "b2b9");
 }
 
 #[test]

@@ -4,6 +4,7 @@
 //! `pyffish.get_san('xiangqi', fen, uci, False, pyffish.NOTATION_XIANGQI_WXF)`.
 
 use chuhe::xiangqi::{Move, MoveNotation, Position, Role, RuleSet, START_FEN};
+use chuhe::GamePosition;
 use chuhe::MoveError;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -25,7 +26,7 @@ fn check(fen: &str, table: &[(&str, &str)]) {
     for &(coords, wxf) in table {
         let m = uci(&p, coords);
         assert_eq!(
-            p.move_to_text(m, MoveNotation::Wxf),
+            p.move_to_text(m, MoveNotation::Wxf).unwrap(),
             wxf,
             "{fen}: {coords} written"
         );
@@ -590,7 +591,7 @@ fn round_trip_all(p: &Position) -> usize {
     let moves = p.legal_moves();
     let mut seen = std::collections::HashSet::new();
     for &m in moves.iter() {
-        let text = p.move_to_text(m, MoveNotation::Wxf);
+        let text = p.move_to_text(m, MoveNotation::Wxf).unwrap();
         assert!(seen.insert(text.clone()), "{}: '{text}' twice", p.to_fen());
         assert_eq!(
             p.parse_move_as(&text, MoveNotation::Wxf),

@@ -250,7 +250,7 @@ fn x8_positions_from_feen_are_validated_with_every_reason() {
     // All reasons, not just the first.
     let err = Position::from_feen("4g^3/8/8/4S3/4+S3/8/8/3G^4 / X/x").unwrap_err();
     match err {
-        chuhe::xiongqi::FeenError::Invalid(e) => assert_eq!(e.problems.len(), 2, "{e}"),
+        chuhe::SetupError::Invalid(e) => assert_eq!(e.problems.len(), 2, "{e}"),
         other => panic!("{other}"),
     }
     // More pieces than squares is refused (by the notation layer's cardinality rule).

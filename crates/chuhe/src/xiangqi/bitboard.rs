@@ -90,6 +90,8 @@ impl Square {
     }
 }
 
+crate::variant::impl_game_square!(Square, files: 9, ranks: 10, range: "a1–i10");
+
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}{}", (b'a' + self.file()) as char, self.rank() + 1)

@@ -4,13 +4,14 @@
 
 use chuhe_notation::{Side, Status};
 
+use super::bitboard::Square;
 use super::position::Position;
-use super::setup::SetupError;
 use super::types::{Move, RuleSet};
 use super::MoveList;
-use crate::game::{GameRules, History};
-use crate::perft::PerftRules;
-use crate::{MoveError, Outcome};
+use crate::board::BoardGeometry;
+use crate::game::History;
+use crate::variant::{GameKind, GamePosition, MoveNotation, PositionFormat, RuleOptionError};
+use crate::{MoveError, Outcome, SetupError, UnsupportedFormat};
 
 /// A Xiangqi game: the shared arbiter with Xiangqi's rules (either rule set).
 pub type Game = crate::Game<Position>;
@@ -19,11 +20,6 @@ impl crate::Game<Position> {
     /// A standard game from the start position.
     pub fn new() -> Game {
         Game::from_position(Position::start())
-    }
-
-    /// A game from a FEN or FEEN under `rules`.
-    pub fn from_text(text: &str, rules: RuleSet) -> Result<Game, SetupError> {
-        Ok(Game::from_position(Position::from_text(text, rules)?))
     }
 }
 
@@ -91,15 +87,91 @@ fn move_limit_reached(history: &History<Position>, checkmated: bool) -> bool {
     counter - allowance >= 100
 }
 
-impl GameRules for Position {
+impl GamePosition for Position {
+    type Square = Square;
     type Move = Move;
     type Moves = MoveList;
+    type Config = RuleSet;
+    type PerftPath = ();
 
+    fn kind(&self) -> GameKind {
+        match self.rules() {
+            RuleSet::Standard => GameKind::Xiangqi,
+            RuleSet::Capture => GameKind::XiangqiCapture,
+        }
+    }
+
+    fn config(&self) -> RuleSet {
+        self.rules()
+    }
+
+    fn config_for(kind: GameKind) -> Option<RuleSet> {
+        match kind {
+            GameKind::Xiangqi => Some(RuleSet::Standard),
+            GameKind::XiangqiCapture => Some(RuleSet::Capture),
+            GameKind::Xiongqi => None,
+        }
+    }
+
+    fn start(rules: RuleSet) -> Position {
+        Position::start_with(rules)
+    }
+
+    /// `start`, a standard FEN or a FEEN.
+    fn from_text(text: &str, rules: RuleSet) -> Result<Position, SetupError> {
+        Position::from_text(text, rules)
+    }
+
+    fn to_feen(&self) -> String {
+        Position::to_feen(self)
+    }
+
+    fn position_formats() -> &'static [PositionFormat] {
+        &[PositionFormat::Feen, PositionFormat::Fen]
+    }
+
+    fn to_text(&self, format: PositionFormat) -> Result<String, UnsupportedFormat> {
+        Ok(match format {
+            PositionFormat::Feen => self.to_feen(),
+            PositionFormat::Fen => self.to_fen(),
+        })
+    }
+
+    fn halfmove(&self) -> u32 {
+        Position::halfmove(self)
+    }
+
+    fn set_halfmove(&mut self, halfmove: u32) {
+        Position::set_halfmove(self, halfmove)
+    }
+
+    fn set_repetition_fold(&mut self, fold: u8) -> Result<(), RuleOptionError> {
+        if fold < 2 {
+            return Err(RuleOptionError {
+                game: self.rules().name(),
+                message: format!("the repetition count must be at least 2, not {fold}"),
+            });
+        }
+        Position::set_repetition_fold(self, fold);
+        Ok(())
+    }
+
+    #[inline]
     fn turn(&self) -> Side {
         self.turn
     }
 
-    fn identity_hash(&self) -> u64 {
+    #[inline]
+    fn is_check(&self) -> bool {
+        Position::is_check(self)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        Position::outcome(self)
+    }
+
+    #[inline]
+    fn zobrist_hash(&self) -> u64 {
         self.hash
     }
 
@@ -107,34 +179,55 @@ impl GameRules for Position {
         Position::same_identity(self, other)
     }
 
-    fn is_check(&self) -> bool {
-        Position::is_check(self)
+    fn piece_glyphs(&self, square: Square) -> Option<(String, char)> {
+        self.piece_at(square)
+            .map(|p| (p.fen_char().to_string(), p.chinese()))
     }
 
-    fn legal_moves(&self) -> MoveList {
-        Position::legal_moves(self)
+    fn geometry() -> BoardGeometry {
+        BoardGeometry {
+            river_below_rank: 5,
+            palaces: true,
+        }
     }
 
-    fn retain_moves(moves: &mut MoveList, keep: impl FnMut(Move) -> bool) {
-        moves.retain(keep);
+    #[inline]
+    fn legal_moves_into(&self, out: &mut MoveList) {
+        if self.static_outcome().is_none() {
+            self.generate_moves(out);
+        }
+    }
+
+    #[inline]
+    fn is_capture(&self, m: Move) -> bool {
+        Position::is_capture(self, m)
     }
 
     fn check_move(&self, m: Move) -> Result<(), MoveError> {
         Position::check_move(self, m)
     }
 
-    fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
-        Position::parse_move(self, text)
-    }
-
+    #[inline]
     fn play_unchecked(&mut self, m: Move) {
         Position::play_unchecked(self, m)
+    }
+
+    fn notations() -> &'static [MoveNotation] {
+        &MoveNotation::ALL
+    }
+
+    fn move_to_text(&self, m: Move, notation: MoveNotation) -> Result<String, MoveError> {
+        Ok(self.write_move(m, notation))
+    }
+
+    fn parse_move_as(&self, text: &str, notation: MoveNotation) -> Result<Move, MoveError> {
+        self.read_move(text, notation)
     }
 
     /// `xiangqi` (in pyffish's order): S5; S4 unless checkmated; S3; no legal move (S2:
     /// checkmate or stalemate, the side to move loses).
     /// `xiangqi-capture`: the general captured (C3), 100 plies (C4), no move at all (C3).
-    fn outcome(history: &History<Self>, has_legal_move: bool) -> Option<Outcome> {
+    fn game_outcome(history: &History<Self>, has_legal_move: bool) -> Option<Outcome> {
         let pos = history.current();
         if let Some(o) = pos.static_outcome() {
             return Some(o);
@@ -159,17 +252,13 @@ impl GameRules for Position {
         }
         None
     }
-}
 
-impl PerftRules for Position {
-    const STOPS_AT_GAME_END: bool = false;
+    /// Perft counts legal moves only, as Fairy-Stockfish does.
+    const PERFT_STOPS_AT_GAME_END: bool = false;
 
-    type Path = ();
+    fn perft_path_from(_history: &History<Self>) {}
 
-    fn path_from(_history: &History<Self>) {}
-
-    /// Perft counts legal moves only, as Fairy-Stockfish does; a captured general
-    /// (`xiangqi-capture`) ends the line.
+    /// A captured general (`xiangqi-capture`) ends the line.
     #[inline]
     fn perft_over(&self) -> bool {
         self.rules() == RuleSet::Capture && self.static_outcome().is_some()
@@ -186,14 +275,4 @@ impl PerftRules for Position {
     fn perft_count(&self) -> u64 {
         self.count_moves()
     }
-}
-
-/// Perft from a position (legal moves only, as published perft figures count them).
-///
-/// ```
-/// use chuhe::xiangqi::{perft, Position};
-/// assert_eq!(perft(&Position::start(), 2), 1920);
-/// ```
-pub fn perft(pos: &Position, depth: u32) -> u64 {
-    crate::perft::perft_with_path(pos, depth, &mut ())
 }

@@ -1,67 +1,11 @@
 //! Xiangqi moves as text: PMN, UCI coordinates, ICCS, WXF and the teaching notation.
 
-use std::fmt;
-use std::str::FromStr;
-
 use chuhe_notation::{Cell, MoveOp, Pmn};
 
 use super::bitboard::Square;
 use super::position::Position;
 use super::types::{Move, Role};
-use crate::MoveError;
-
-/// A way of writing Xiangqi moves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum MoveNotation {
-    /// Sashité PMN with CELL squares (ranks 1–10): `h3-e3`, `b3+b10`.
-    Pmn,
-    /// UCI coordinates as Fairy-Stockfish writes them (ranks 1–10): `h3e3`, `b3b10`.
-    Uci,
-    /// ICCS / UCCI coordinates (ranks 0–9), as Pikafish reads them: `h2e2`.
-    Iccs,
-    /// WXF: `C2=5`, `H8+7`, `R9+1`, tandem pieces `R++3`, soldiers counted from the front `15+1`.
-    Wxf,
-    /// The four-character teaching notation of seed 003 (ranks 1–9, `0` for the tenth): `h1g3`.
-    Teaching,
-}
-
-impl MoveNotation {
-    /// Every notation.
-    pub const ALL: [MoveNotation; 5] = [
-        MoveNotation::Pmn,
-        MoveNotation::Uci,
-        MoveNotation::Iccs,
-        MoveNotation::Wxf,
-        MoveNotation::Teaching,
-    ];
-
-    /// The name used on the command line.
-    pub const fn name(self) -> &'static str {
-        match self {
-            MoveNotation::Pmn => "pmn",
-            MoveNotation::Uci => "uci",
-            MoveNotation::Iccs => "iccs",
-            MoveNotation::Wxf => "wxf",
-            MoveNotation::Teaching => "teaching",
-        }
-    }
-}
-
-impl fmt::Display for MoveNotation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for MoveNotation {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        MoveNotation::ALL
-            .into_iter()
-            .find(|n| n.name() == s)
-            .ok_or_else(|| format!("unknown move notation '{s}' (pmn, uci, iccs, wxf, teaching)"))
-    }
-}
+use crate::{MoveError, MoveNotation};
 
 impl Position {
     /// The canonical PMN of a move: `h3-e3`; a capture `b3+b10`. The river crossing
@@ -69,18 +13,19 @@ impl Position {
     ///
     /// ```
     /// use chuhe::xiangqi::{MoveNotation, Position};
+    /// use chuhe::GamePosition;
     /// let pos = Position::start();
     /// let m = pos.parse_move_as("h3e3", MoveNotation::Uci).unwrap();
     /// assert_eq!(pos.to_pmn(m), "h3-e3");
-    /// assert_eq!(pos.move_to_text(m, MoveNotation::Iccs), "h2e2");
+    /// assert_eq!(pos.move_to_text(m, MoveNotation::Iccs).unwrap(), "h2e2");
     /// ```
     pub fn to_pmn(&self, m: Move) -> String {
         let op = if self.is_capture(m) { '+' } else { '-' };
         format!("{}{op}{}", m.from(), m.to())
     }
 
-    /// Writes a move in a notation.
-    pub fn move_to_text(&self, m: Move, notation: MoveNotation) -> String {
+    /// Writes a move in a notation (every notation is Xiangqi's).
+    pub(crate) fn write_move(&self, m: Move, notation: MoveNotation) -> String {
         match notation {
             MoveNotation::Pmn => self.to_pmn(m),
             MoveNotation::Uci => m.to_string(),
@@ -97,13 +42,13 @@ impl Position {
         if text.contains(['-', '+', '~', '*', '.', '=']) || text.is_empty() {
             self.parse_pmn(text)
         } else {
-            self.parse_move_as(text, MoveNotation::Uci)
+            self.read_move(text, MoveNotation::Uci)
         }
     }
 
     /// Resolves a move written in `notation` to a legal move of this position (PMN input
     /// also accepts UCI coordinates, as Xiongqi's does).
-    pub fn parse_move_as(&self, text: &str, notation: MoveNotation) -> Result<Move, MoveError> {
+    pub(crate) fn read_move(&self, text: &str, notation: MoveNotation) -> Result<Move, MoveError> {
         let m = match notation {
             MoveNotation::Pmn => return self.parse_move(text),
             MoveNotation::Uci => coordinates(text, text, parse_cell)?,
@@ -192,9 +137,7 @@ impl Position {
     /// `Ok` when `m` is legal here (history aside), else a reason a person understands.
     pub fn check_move(&self, m: Move) -> Result<(), MoveError> {
         if let Some(o) = self.static_outcome() {
-            return Err(MoveError::GameOver {
-                status: o.status.as_str(),
-            });
+            return Err(MoveError::GameOver { outcome: o });
         }
         let piece = self.piece_at(m.from()).ok_or(MoveError::NoPiece {
             square: m.from().to_string(),

@@ -22,7 +22,7 @@ fn piece_key(piece_index: usize, sq: Square) -> u64 {
     PIECE_KEYS[piece_index * 90 + sq.index()]
 }
 
-/// A Xiangqi position, valid by construction (see [`crate::xiangqi::Setup`]).
+/// A Xiangqi position, valid by construction (see [`Position::from_text`]).
 ///
 /// ```
 /// use chuhe::xiangqi::{perft, Position};

@@ -2,42 +2,13 @@
 
 use std::fmt;
 
-use chuhe_notation::{Feen, ParseError, Side};
+use chuhe_notation::{Feen, Side};
 
 use super::attacks::palace;
 use super::bitboard::{squares, Square};
 use super::position::Position;
 use super::types::{Piece, Role, RuleSet};
-use crate::setup_error::{Location, PositionError, Problem};
-
-/// A FEN that could not be read, with the character offset.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub struct FenSyntaxError {
-    /// Byte offset in the FEN.
-    pub offset: usize,
-    /// What was wrong.
-    pub message: String,
-}
-
-impl fmt::Display for FenSyntaxError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid FEN at offset {}: {}", self.offset, self.message)
-    }
-}
-
-/// Why a text did not give a Xiangqi position.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum SetupError {
-    /// Not a standard Xiangqi FEN.
-    #[error(transparent)]
-    Fen(#[from] FenSyntaxError),
-    /// Not canonical FEEN.
-    #[error(transparent)]
-    Feen(#[from] ParseError),
-    /// Well formed, but not a valid Xiangqi position.
-    #[error(transparent)]
-    Invalid(#[from] PositionError),
-}
+use crate::setup_error::{FenSyntaxError, Location, PositionError, Problem, SetupError};
 
 fn fen_err(offset: usize, message: impl Into<String>) -> SetupError {
     SetupError::Fen(FenSyntaxError {
@@ -53,7 +24,8 @@ pub fn looks_like_feen(text: &str) -> bool {
 }
 
 impl Position {
-    /// Reads a standard FEN or a FEEN (told apart by their fields) under `rules`.
+    /// Reads the keyword `start`, a standard FEN or a FEEN (told apart by their fields)
+    /// under `rules`.
     ///
     /// ```
     /// use chuhe::xiangqi::{Position, RuleSet};
@@ -65,6 +37,15 @@ impl Position {
     /// ```
     pub fn from_text(text: &str, rules: RuleSet) -> Result<Position, SetupError> {
         let text = text.trim();
+        if text == "start" {
+            return Ok(Position::start_with(rules));
+        }
+        if crate::text::is_keyword_like(text) {
+            return Err(SetupError::UnknownKeyword {
+                word: crate::text::cut(text),
+                formats: "FEN or FEEN",
+            });
+        }
         if looks_like_feen(text) {
             Position::from_feen(text, rules)
         } else {

@@ -236,6 +236,62 @@ impl Move {
     pub const fn to(self) -> Square {
         Square::from_index_unchecked((self.0 >> 7) as u8)
     }
+
+    /// The 14-bit encoding: origin index, destination index × 128.
+    #[inline(always)]
+    pub const fn bits(self) -> u16 {
+        self.0
+    }
+
+    /// The move with this encoding (as given by [`Move::bits`]), if both points are on the board.
+    pub fn from_bits(bits: u16) -> Option<Move> {
+        let (from, to) = (bits & 127, bits >> 7);
+        (from < 90 && to < 90).then_some(Move(bits))
+    }
+}
+
+impl crate::GameMove for Move {
+    type Square = Square;
+    #[inline(always)]
+    fn from(self) -> Square {
+        Move::from(self)
+    }
+    #[inline(always)]
+    fn to(self) -> Square {
+        Move::to(self)
+    }
+    #[inline(always)]
+    fn bits(self) -> u16 {
+        Move::bits(self)
+    }
+    #[inline]
+    fn from_bits(bits: u16) -> Option<Move> {
+        Move::from_bits(bits)
+    }
+}
+
+/// Reads UCI coordinates (`h3e3`, `b3b10`), syntax only: whether the move is legal depends on
+/// a position ([`crate::GamePosition::parse_move_as`]).
+///
+/// ```
+/// use chuhe::xiangqi::Move;
+/// assert_eq!("b3b10".parse::<Move>().unwrap().to_string(), "b3b10");
+/// assert!("b3b11".parse::<Move>().is_err());
+/// ```
+impl std::str::FromStr for Move {
+    type Err = crate::MoveError;
+    fn from_str(text: &str) -> Result<Move, crate::MoveError> {
+        match crate::variant::split_coordinates(text) {
+            Some((from, to, None)) => Ok(Move::new(
+                crate::variant::parse_square(from, text)?,
+                crate::variant::parse_square(to, text)?,
+            )),
+            _ => Err(crate::MoveError::Syntax {
+                text: crate::text::cut(text),
+                reason: "expected two points such as h3e3 or b3b10".into(),
+            }),
+        }
+    }
 }
 
 /// UCI coordinates as Fairy-Stockfish writes them (ranks 1–10): `h3e3`, `b3b10`.

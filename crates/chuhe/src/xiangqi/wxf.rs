@@ -36,9 +36,10 @@
 //!
 //! ```
 //! use chuhe::xiangqi::{MoveNotation, Position};
+//! use chuhe::GamePosition;
 //! let pos = Position::start();
 //! let m = pos.parse_move_as("h3e3", MoveNotation::Uci).unwrap();
-//! assert_eq!(pos.move_to_text(m, MoveNotation::Wxf), "C2=5");
+//! assert_eq!(pos.move_to_text(m, MoveNotation::Wxf).unwrap(), "C2=5");
 //! assert_eq!(pos.parse_move_as("C2.5", MoveNotation::Wxf).unwrap(), m);
 //! let horse = pos.parse_move_as("N8+7", MoveNotation::Wxf).unwrap();
 //! assert_eq!(horse.to_string(), "b1c3");
@@ -101,9 +102,7 @@ pub(crate) fn to_wxf(pos: &Position, m: Move) -> String {
 /// `pos`.
 pub(crate) fn parse_wxf(pos: &Position, text: &str) -> Result<Move, MoveError> {
     if let Some(o) = pos.static_outcome() {
-        return Err(MoveError::GameOver {
-            status: o.status.as_str(),
-        });
+        return Err(MoveError::GameOver { outcome: o });
     }
     let t = text.trim();
     let chars: Vec<char> = t.chars().collect();

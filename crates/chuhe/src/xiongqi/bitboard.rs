@@ -91,6 +91,8 @@ impl Square {
     }
 }
 
+crate::variant::impl_game_square!(Square, files: 8, ranks: 8, range: "a1–h8");
+
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}{}", (b'a' + self.file()) as char, self.rank() + 1)

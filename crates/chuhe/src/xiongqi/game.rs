@@ -1,18 +1,21 @@
 //! Xiongqi's rules for the shared arbiter: repetition (X6) and the end of the game (X7).
 
-use chuhe_notation::Status;
+use chuhe_notation::{Side, Status};
 
+use super::bitboard::Square;
+use super::perft::{self, PathEntry};
 use super::position::Position;
-use super::setup::FeenError;
 use super::types::{Move, MoveList};
-use crate::game::{GameRules, History};
-use crate::{MoveError, Outcome};
+use crate::board::BoardGeometry;
+use crate::game::History;
+use crate::variant::{GameKind, GamePosition, MoveNotation, PositionFormat, RuleOptionError};
+use crate::{MoveError, Outcome, SetupError, UnsupportedFormat};
 
 /// A Xiongqi game: the shared arbiter with Xiongqi's rules.
 ///
 /// ```
 /// use chuhe::xiongqi::Game;
-/// use chuhe_notation::Status;
+/// use chuhe::Status;
 /// let mut game = Game::new();
 /// for m in ["a1-a2", "a8-a7", "a2-a1", "a7-a8"] {
 ///     game.play_text(m).unwrap();
@@ -33,7 +36,7 @@ impl crate::Game<Position> {
     }
 
     /// A game from a FEEN (no history, clock 0: X8).
-    pub fn from_feen(text: &str) -> Result<Game, FeenError> {
+    pub fn from_feen(text: &str) -> Result<Game, SetupError> {
         Ok(Game::from_position(Position::from_feen(text)?))
     }
 }
@@ -51,15 +54,93 @@ pub(crate) fn move_key(pos: &Position, m: Move) -> u32 {
     (piece << 16) | m.bits() as u32
 }
 
-impl GameRules for Position {
+impl GamePosition for Position {
+    type Square = Square;
     type Move = Move;
     type Moves = MoveList;
+    type Config = ();
+    type PerftPath = Vec<PathEntry>;
 
-    fn turn(&self) -> chuhe_notation::Side {
+    fn kind(&self) -> GameKind {
+        GameKind::Xiongqi
+    }
+
+    fn config(&self) {}
+
+    fn config_for(kind: GameKind) -> Option<()> {
+        (kind == GameKind::Xiongqi).then_some(())
+    }
+
+    fn start((): ()) -> Position {
+        Position::start()
+    }
+
+    /// `start` or a FEEN (Xiongqi has no FEN).
+    fn from_text(text: &str, (): ()) -> Result<Position, SetupError> {
+        let text = text.trim();
+        if text == "start" {
+            return Ok(Position::start());
+        }
+        if crate::text::is_keyword_like(text) {
+            return Err(SetupError::UnknownKeyword {
+                word: crate::text::cut(text),
+                formats: "FEEN",
+            });
+        }
+        Position::from_feen(text)
+    }
+
+    fn to_feen(&self) -> String {
+        Position::to_feen(self)
+    }
+
+    fn position_formats() -> &'static [PositionFormat] {
+        &[PositionFormat::Feen]
+    }
+
+    fn to_text(&self, format: PositionFormat) -> Result<String, UnsupportedFormat> {
+        match format {
+            PositionFormat::Feen => Ok(self.to_feen()),
+            PositionFormat::Fen => Err(UnsupportedFormat {
+                game: "xiongqi",
+                format: "fen",
+            }),
+        }
+    }
+
+    fn halfmove(&self) -> u32 {
+        Position::halfmove(self)
+    }
+
+    fn set_halfmove(&mut self, halfmove: u32) {
+        Position::set_halfmove(self, halfmove)
+    }
+
+    fn set_repetition_fold(&mut self, _fold: u8) -> Result<(), RuleOptionError> {
+        Err(RuleOptionError {
+            game: "xiongqi",
+            message: "Xiongqi has no repetition count: a move that repeats an earlier \
+                      (move, position) pair is forbidden (X6)"
+                .into(),
+        })
+    }
+
+    #[inline]
+    fn turn(&self) -> Side {
         self.turn
     }
 
-    fn identity_hash(&self) -> u64 {
+    #[inline]
+    fn is_check(&self) -> bool {
+        Position::is_check(self)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        Position::outcome(self)
+    }
+
+    #[inline]
+    fn zobrist_hash(&self) -> u64 {
         self.hash
     }
 
@@ -67,37 +148,69 @@ impl GameRules for Position {
         Position::same_identity(self, other)
     }
 
-    fn is_check(&self) -> bool {
-        Position::is_check(self)
+    fn piece_glyphs(&self, square: Square) -> Option<(String, char)> {
+        self.piece_at(square).map(|p| (p.to_string(), p.chinese()))
     }
 
-    fn legal_moves(&self) -> MoveList {
-        Position::legal_moves(self)
+    fn geometry() -> BoardGeometry {
+        BoardGeometry {
+            river_below_rank: 4,
+            palaces: false,
+        }
     }
 
-    fn retain_moves(moves: &mut MoveList, keep: impl FnMut(Move) -> bool) {
-        moves.retain(keep);
+    #[inline]
+    fn legal_moves_into(&self, out: &mut MoveList) {
+        if !self.is_over_before_moving() {
+            self.generate_moves(out);
+        }
+    }
+
+    #[inline]
+    fn is_capture(&self, m: Move) -> bool {
+        Position::is_capture(self, m)
     }
 
     fn check_move(&self, m: Move) -> Result<(), MoveError> {
-        if let Some(o) = self.static_outcome() {
-            return Err(MoveError::GameOver {
-                status: o.status.as_str(),
-            });
+        if let Some(outcome) = self.static_outcome() {
+            return Err(MoveError::GameOver { outcome });
         }
         self.check_movement(m)
     }
 
-    fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
-        Position::parse_move(self, text)
-    }
-
+    #[inline]
     fn play_unchecked(&mut self, m: Move) {
         Position::play_unchecked(self, m)
     }
 
+    fn notations() -> &'static [MoveNotation] {
+        &[MoveNotation::Pmn, MoveNotation::Uci]
+    }
+
+    fn move_to_text(&self, m: Move, notation: MoveNotation) -> Result<String, MoveError> {
+        match notation {
+            MoveNotation::Pmn => Ok(self.to_pmn(m)),
+            MoveNotation::Uci => Ok(m.to_string()),
+            other => Err(MoveError::UnsupportedNotation {
+                game: "xiongqi",
+                notation: other,
+            }),
+        }
+    }
+
+    /// PMN (coordinates accepted too) or the coordinate form.
+    fn parse_move_as(&self, text: &str, notation: MoveNotation) -> Result<Move, MoveError> {
+        match notation {
+            MoveNotation::Pmn | MoveNotation::Uci => Position::parse_move(self, text),
+            other => Err(MoveError::UnsupportedNotation {
+                game: "xiongqi",
+                notation: other,
+            }),
+        }
+    }
+
     /// X7 in order: mareking, insufficient, stalemate (repetitive moves do not count), movelimit.
-    fn outcome(history: &History<Self>, has_legal_move: bool) -> Option<Outcome> {
+    fn game_outcome(history: &History<Self>, has_legal_move: bool) -> Option<Outcome> {
         let pos = history.current();
         if let Some(o) = pos.static_outcome() {
             return Some(o);
@@ -122,5 +235,42 @@ impl GameRules for Position {
             .occurrences(&after)
             .any(|i| i > 0 && move_key(&positions[i - 1], moves[i - 1]) == key);
         repeated
+    }
+
+    const PERFT_STOPS_AT_GAME_END: bool = true;
+
+    fn perft_path_from(history: &History<Self>) -> Vec<PathEntry> {
+        perft::path_from(history)
+    }
+
+    #[inline]
+    fn perft_over(&self) -> bool {
+        self.is_over_before_moving()
+    }
+
+    #[inline]
+    fn perft_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate_moves(&mut list);
+        list
+    }
+
+    #[inline]
+    fn perft_count(&self) -> u64 {
+        self.count_moves()
+    }
+
+    fn perft_excluded(&self, path: &Vec<PathEntry>, out: &mut Vec<Move>) {
+        perft::excluded_moves(self, path, out)
+    }
+
+    #[inline]
+    fn perft_path_push(&self, path: &mut Vec<PathEntry>, m: Move, child: &Self) {
+        path.push(PathEntry::new(self, m, child));
+    }
+
+    #[inline]
+    fn perft_path_pop(path: &mut Vec<PathEntry>) {
+        path.pop();
     }
 }

@@ -2,6 +2,7 @@
 //!
 //! ```
 //! use chuhe::xiongqi::{Game, Position};
+//! use chuhe::GamePosition;
 //! let mut game = Game::new();
 //! game.play_text("e3-e4").unwrap();
 //! assert_eq!(game.position().to_feen(), "rhbag^bhr/2c2c2/ssssssss/8/4S3/SSSS1SSS/2C2C2/RHBAG^BHR / x/X");
@@ -16,13 +17,14 @@ mod position;
 mod setup;
 mod types;
 
-pub use crate::setup_error::{Location, PositionError, Problem};
+pub use crate::perft::{divide, perft, perft_game};
+pub use crate::setup_error::{Location, PositionError, Problem, SetupError};
+pub use crate::MoveNotation;
 pub use attacks::{bishop_attacks, cannon_captures, horse_attacks, rook_attacks};
 pub use bitboard::{file_bb, rank_bb, squares, Square, SquareIter};
 pub use game::Game;
-pub use perft::{divide, perft, perft_game};
 pub use position::Position;
-pub use setup::{FeenError, Setup};
+pub use setup::Setup;
 pub use types::{Move, MoveList, Piece, Role};
 
 /// The start position in FEEN.

@@ -46,7 +46,7 @@ impl Position {
             text: text.to_string(),
             reason: reason.to_string(),
         };
-        if let Some((from, to, promo)) = split_coordinates(text) {
+        if let Some((from, to, promo)) = crate::variant::split_coordinates(text) {
             let from = square_of(from, text)?;
             let to = square_of(to, text)?;
             let promotion = match promo {
@@ -219,34 +219,6 @@ fn square_of(cell_text: &str, text: &str) -> Result<Square, MoveError> {
         reason: e.to_string(),
     })?;
     square_from_cell(cell)
-}
-
-/// Splits the coordinate form `e3e4` / `e7e8e` / `b3b10` into its parts.
-pub(crate) fn split_coordinates(text: &str) -> Option<(&str, &str, Option<char>)> {
-    let b = text.as_bytes();
-    let cell_end = |start: usize| -> Option<usize> {
-        let mut i = start;
-        while i < b.len() && b[i].is_ascii_lowercase() {
-            i += 1;
-        }
-        if i == start {
-            return None;
-        }
-        let d = i;
-        while i < b.len() && b[i].is_ascii_digit() {
-            i += 1;
-        }
-        (i > d).then_some(i)
-    };
-    let first = cell_end(0)?;
-    let second = cell_end(first)?;
-    match &b[second..] {
-        [] => Some((&text[..first], &text[first..second], None)),
-        [c] if c.is_ascii_alphabetic() => {
-            Some((&text[..first], &text[first..second], Some(*c as char)))
-        }
-        _ => None,
-    }
 }
 
 impl fmt::Display for Position {

@@ -1,22 +1,11 @@
 //! From FEEN text to a validated [`Position`] (decision X8), and back.
 
-use chuhe_notation::{Epin, Feen, ParseError, Side};
+use chuhe_notation::{Epin, Feen, Side};
 
 use super::bitboard::{squares, Square};
 use super::position::{across_river, Position};
 use super::types::{Piece, Role};
-use crate::setup_error::{Location, PositionError, Problem};
-
-/// Why a FEEN string did not give a position.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum FeenError {
-    /// The text is not canonical FEEN.
-    #[error(transparent)]
-    Syntax(#[from] ParseError),
-    /// The FEEN is well formed but not a valid Xiongqi position.
-    #[error(transparent)]
-    Invalid(#[from] PositionError),
-}
+use crate::setup_error::{Location, PositionError, Problem, SetupError};
 
 /// A plain, unvalidated arrangement: what a FEEN says, in Xiongqi pieces.
 ///
@@ -45,7 +34,7 @@ pub struct Setup {
 impl Setup {
     /// Reads a FEEN: syntax errors come from the notation layer; pieces that are not Xiongqi
     /// pieces, a board that is not 8×8 and a style other than `X`/`x` are reported here, all at once.
-    pub fn from_feen_str(text: &str) -> Result<Setup, FeenError> {
+    pub fn from_feen_str(text: &str) -> Result<Setup, SetupError> {
         let feen = Feen::parse(text)?;
         Ok(Setup::from_feen(&feen)?)
     }
@@ -253,7 +242,7 @@ impl Position {
     /// assert_eq!(pos, Position::start());
     /// assert!(Position::from_feen("rhbag^bhr/8/8/8/8/8/8/RHBAG^BHR / X/x").is_err());
     /// ```
-    pub fn from_feen(text: &str) -> Result<Position, FeenError> {
+    pub fn from_feen(text: &str) -> Result<Position, SetupError> {
         let setup = Setup::from_feen_str(text)?;
         Ok(Position::from_setup(&setup)?)
     }
@@ -292,7 +281,7 @@ impl Position {
 }
 
 impl std::str::FromStr for Position {
-    type Err = FeenError;
+    type Err = SetupError;
 
     /// Reads a FEEN, as [`Position::from_feen`].
     ///
@@ -301,7 +290,7 @@ impl std::str::FromStr for Position {
     /// let pos: Position = chuhe::xiongqi::START_FEEN.parse().unwrap();
     /// assert_eq!(pos, Position::start());
     /// ```
-    fn from_str(s: &str) -> Result<Position, FeenError> {
+    fn from_str(s: &str) -> Result<Position, SetupError> {
         Position::from_feen(s)
     }
 }

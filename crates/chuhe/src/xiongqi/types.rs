@@ -5,6 +5,7 @@ use std::fmt;
 use chuhe_notation::{Epin, PieceState, Pin, Side};
 
 use super::bitboard::Square;
+use crate::MoveError;
 
 /// What a piece is, independent of its side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -102,7 +103,7 @@ impl Role {
 ///
 /// ```
 /// use chuhe::xiongqi::{Piece, Role};
-/// use chuhe_notation::Side;
+/// use chuhe::Side;
 /// let p = Piece::new(Side::Second, Role::CrossedSoldier);
 /// assert_eq!(p.to_string(), "+s");
 /// assert_eq!(Piece::from_pin_text("G^"), Some(Piece::new(Side::First, Role::General)));
@@ -284,6 +285,58 @@ impl fmt::Display for Move {
             write!(f, "{}", r.letter().to_ascii_lowercase())?;
         }
         Ok(())
+    }
+}
+
+impl crate::GameMove for Move {
+    type Square = Square;
+    #[inline(always)]
+    fn from(self) -> Square {
+        Move::from(self)
+    }
+    #[inline(always)]
+    fn to(self) -> Square {
+        Move::to(self)
+    }
+    #[inline(always)]
+    fn bits(self) -> u16 {
+        Move::bits(self)
+    }
+    #[inline]
+    fn from_bits(bits: u16) -> Option<Move> {
+        Move::from_bits(bits)
+    }
+}
+
+/// Reads the coordinate form (`e3e4`, `e7e8e`), syntax only: whether the move is legal
+/// depends on a position ([`crate::GamePosition::parse_move_as`]).
+///
+/// ```
+/// use chuhe::xiongqi::{Move, Role};
+/// let m: Move = "e7e8e".parse().unwrap();
+/// assert_eq!(m.promotion(), Some(Role::Empress));
+/// assert!("e7e9".parse::<Move>().is_err());
+/// ```
+impl std::str::FromStr for Move {
+    type Err = MoveError;
+    fn from_str(text: &str) -> Result<Move, MoveError> {
+        let (from, to, promotion) =
+            crate::variant::split_coordinates(text).ok_or_else(|| MoveError::Syntax {
+                text: crate::text::cut(text),
+                reason: "expected coordinates such as e3e4, or e7e8e to promote".into(),
+            })?;
+        let from = crate::variant::parse_square(from, text)?;
+        let to = crate::variant::parse_square(to, text)?;
+        let promotion = match promotion {
+            None => None,
+            Some(c) => Some(
+                Role::promotion_from_letter(c).ok_or_else(|| MoveError::Syntax {
+                    text: crate::text::cut(text),
+                    reason: "the promotion letter must be one of e a c r b h".into(),
+                })?,
+            ),
+        };
+        Ok(Move::new(from, to, promotion))
     }
 }
 

@@ -1,0 +1,577 @@
+//! One face for every game: the [`GamePosition`] trait that the front ends (engine search,
+//! Python environments, the server, game records) are generic over, and [`GameKind`], the
+//! one registry that maps a game's name to its implementation.
+//!
+//! Adding a game means implementing [`GamePosition`] (with [`GameSquare`] and [`GameMove`])
+//! and naming it in [`GameKind`]; nothing else.
+//!
+//! ```
+//! use chuhe::{GameKind, GamePosition, GameVisitor, MoveNotation};
+//!
+//! /// Generic code: the first legal move of the start position, as PMN.
+//! struct FirstMove;
+//! impl GameVisitor for FirstMove {
+//!     type Output = String;
+//!     fn visit<P: GamePosition>(self, config: P::Config) -> String {
+//!         let pos = P::start(config);
+//!         let mut moves = pos.legal_moves();
+//!         moves.sort();
+//!         pos.move_to_text(moves[0], MoveNotation::Pmn).unwrap()
+//!     }
+//! }
+//! let kind: GameKind = "xiangqi".parse().unwrap();
+//! assert_eq!(kind.visit(FirstMove), "a1-a2");
+//! assert_eq!(GameKind::Xiongqi.visit(FirstMove), "a1-a2");
+//! ```
+
+use std::fmt;
+use std::hash::Hash;
+use std::ops::{Deref, DerefMut};
+use std::str::FromStr;
+
+use chuhe_notation::Side;
+
+use crate::board::{BoardGeometry, BoardText};
+use crate::game::History;
+use crate::{MoveError, MoveList, Outcome, SetupError};
+
+/// A square of a game's board.
+pub trait GameSquare:
+    Copy + Eq + Ord + Hash + fmt::Debug + fmt::Display + FromStr + Send + Sync + 'static
+{
+    /// The board's width.
+    const FILES: u8;
+    /// The board's height.
+    const RANKS: u8;
+    /// `FILES × RANKS`.
+    const COUNT: usize = Self::FILES as usize * Self::RANKS as usize;
+    /// The board's squares for messages: `a1–h8`.
+    const RANGE: &'static str;
+
+    /// Index `rank × FILES + file`, in `0..COUNT`.
+    fn index(self) -> usize;
+    /// The square with this index, if on the board.
+    fn from_index(index: usize) -> Option<Self>;
+    /// File from 0 (`a`).
+    fn file(self) -> u8;
+    /// Rank from 0 (the first player's back rank).
+    fn rank(self) -> u8;
+    /// The square at `(file, rank)`, if on the board.
+    fn from_coords(file: u8, rank: u8) -> Option<Self> {
+        if file < Self::FILES && rank < Self::RANKS {
+            Self::from_index(rank as usize * Self::FILES as usize + file as usize)
+        } else {
+            None
+        }
+    }
+}
+
+/// A move of a game: origin, destination and, for some games, a choice (Xiongqi's promotion).
+///
+/// `Display` writes the coordinate form (`e3e4`, `e7e8e`, Xiangqi `b3b10`), and `FromStr` reads
+/// it back without a position (syntax only; use [`GamePosition::parse_move_as`] for a legal move).
+pub trait GameMove:
+    Copy + Eq + Ord + Hash + Default + fmt::Debug + fmt::Display + FromStr + Send + Sync + 'static
+{
+    /// The game's square type.
+    type Square: GameSquare;
+
+    /// Origin.
+    fn from(self) -> Self::Square;
+    /// Destination.
+    fn to(self) -> Self::Square;
+    /// A compact, stable 16-bit encoding (for transposition tables and action spaces).
+    fn bits(self) -> u16;
+    /// The move with this encoding, if well formed (not necessarily legal anywhere).
+    fn from_bits(bits: u16) -> Option<Self>;
+}
+
+/// A list of moves that generation appends to: [`MoveList`] for both games.
+pub trait MoveBuffer<M>: Default + Clone + fmt::Debug + Deref<Target = [M]> + DerefMut {
+    /// Appends a move.
+    fn push(&mut self, m: M);
+    /// Empties the list.
+    fn clear(&mut self);
+    /// Keeps only the moves for which `keep` is true, in order.
+    fn retain(&mut self, keep: impl FnMut(M) -> bool);
+}
+
+impl<M: Copy + Default + fmt::Debug, const N: usize> MoveBuffer<M> for MoveList<M, N> {
+    #[inline(always)]
+    fn push(&mut self, m: M) {
+        MoveList::push(self, m)
+    }
+    #[inline(always)]
+    fn clear(&mut self) {
+        MoveList::clear(self)
+    }
+    fn retain(&mut self, keep: impl FnMut(M) -> bool) {
+        MoveList::retain(self, keep)
+    }
+}
+
+/// The ways of writing a move, across all games. Each game writes some of them
+/// ([`GamePosition::notations`]); asking for another is a typed error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+pub enum MoveNotation {
+    /// Sashité PMN: `e3-e4`, `e4+e5`, `e7-e8=E`, `e4~a4`; Xiangqi `h3-e3`, `b3+b10`.
+    Pmn,
+    /// Coordinates, ranks from 1 (Fairy-Stockfish's UCI): `e3e4`, `e7e8e`, `b3b10`.
+    Uci,
+    /// Xiangqi ICCS / UCCI coordinates, ranks from 0: `h2e2`.
+    Iccs,
+    /// Xiangqi WXF: `C2=5`, `H8+7`.
+    Wxf,
+    /// Xiangqi's teaching notation (ranks 1–9, `0` for the tenth): `h1g3`.
+    Teaching,
+}
+
+impl MoveNotation {
+    /// Every notation.
+    pub const ALL: [MoveNotation; 5] = [
+        MoveNotation::Pmn,
+        MoveNotation::Uci,
+        MoveNotation::Iccs,
+        MoveNotation::Wxf,
+        MoveNotation::Teaching,
+    ];
+
+    /// The name used on the command line and in JSON.
+    pub const fn name(self) -> &'static str {
+        match self {
+            MoveNotation::Pmn => "pmn",
+            MoveNotation::Uci => "uci",
+            MoveNotation::Iccs => "iccs",
+            MoveNotation::Wxf => "wxf",
+            MoveNotation::Teaching => "teaching",
+        }
+    }
+}
+
+impl fmt::Display for MoveNotation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is not a notation.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown move notation '{0}' (pmn, uci, iccs, wxf, teaching)")]
+pub struct UnknownNotation(pub String);
+
+impl FromStr for MoveNotation {
+    type Err = UnknownNotation;
+    fn from_str(s: &str) -> Result<Self, UnknownNotation> {
+        MoveNotation::ALL
+            .into_iter()
+            .find(|n| n.name() == s)
+            .ok_or_else(|| UnknownNotation(crate::text::cut(s)))
+    }
+}
+
+/// How a whole position is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+pub enum PositionFormat {
+    /// Sashité FEEN: every game.
+    Feen,
+    /// The standard FEN: Xiangqi only.
+    Fen,
+}
+
+impl PositionFormat {
+    /// The name used on the command line.
+    pub const fn name(self) -> &'static str {
+        match self {
+            PositionFormat::Feen => "feen",
+            PositionFormat::Fen => "fen",
+        }
+    }
+}
+
+/// A rule option that a game does not have, or a value it does not allow.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{game}: {message}")]
+pub struct RuleOptionError {
+    /// The game's name.
+    pub game: &'static str,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// A position of one game, with everything the front ends need, and the hooks by which the
+/// shared arbiter ([`crate::Game`]) and perft ([`crate::perft`]) apply the game's rules.
+///
+/// A position is valid by construction: it comes from [`GamePosition::start`],
+/// [`GamePosition::from_text`] (validated) or from playing legal moves.
+///
+/// ```
+/// use chuhe::{xiangqi, xiongqi, GamePosition, MoveNotation, PositionFormat};
+/// fn after_first_move<P: GamePosition>(pos: &P) -> String {
+///     let moves = pos.legal_moves();
+///     pos.play(moves[0]).unwrap().to_feen()
+/// }
+/// let x = xiongqi::Position::start();
+/// assert!(after_first_move(&x).ends_with("/ x/X"));
+/// let q = xiangqi::Position::start();
+/// assert_eq!(q.to_text(PositionFormat::Fen).unwrap(), xiangqi::START_FEN);
+/// assert!(x.to_text(PositionFormat::Fen).is_err());
+/// assert!(x.move_to_text(x.legal_moves()[0], MoveNotation::Wxf).is_err());
+/// ```
+pub trait GamePosition: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
+    /// The game's squares.
+    type Square: GameSquare;
+    /// The game's moves.
+    type Move: GameMove<Square = Self::Square>;
+    /// A move list sized for any valid position of the game.
+    type Moves: MoveBuffer<Self::Move> + Send + Sync;
+    /// The rule set chosen when the game is named (`()` for Xiongqi; standard or capture
+    /// rules for Xiangqi): what [`GameKind::visit`] passes.
+    type Config: Copy + Eq + fmt::Debug + Send + Sync + 'static;
+    /// State kept along a perft path for history-dependent legality (Xiongqi's X6).
+    type PerftPath;
+
+    // ----- identity and setup -----------------------------------------------------------
+
+    /// The registry entry of this position's game and rule set.
+    fn kind(&self) -> GameKind;
+    /// The rule set of this position.
+    fn config(&self) -> Self::Config;
+    /// The rule set of a registry entry, if this type plays that game.
+    fn config_for(kind: GameKind) -> Option<Self::Config>;
+    /// The start position.
+    fn start(config: Self::Config) -> Self;
+    /// Reads a position: the keyword `start`, a FEEN, or another format the game has (a
+    /// Xiangqi FEN), validated.
+    fn from_text(text: &str, config: Self::Config) -> Result<Self, SetupError>;
+    /// The position as FEEN (every game can write it; it always reads back).
+    fn to_feen(&self) -> String;
+    /// The formats this game writes, FEEN first.
+    fn position_formats() -> &'static [PositionFormat];
+    /// The position in `format`, or a typed error when the game has no such format.
+    fn to_text(&self, format: PositionFormat) -> Result<String, UnsupportedFormat>;
+    /// The half-move clock (plies since the last capture, as the game counts them).
+    fn halfmove(&self) -> u32;
+    /// Sets the half-move clock (a FEEN holds none).
+    fn set_halfmove(&mut self, halfmove: u32);
+    /// Sets how many occurrences of a position end the game by repetition. Only games with
+    /// such a rule (Xiangqi's S3) accept it; the count is at least 2.
+    fn set_repetition_fold(&mut self, fold: u8) -> Result<(), RuleOptionError> {
+        let _ = fold;
+        Err(RuleOptionError {
+            game: self.kind().name(),
+            message: "this game has no repetition count to set".into(),
+        })
+    }
+
+    // ----- state ------------------------------------------------------------------------
+
+    /// The side to move.
+    fn turn(&self) -> Side;
+    /// Is the side to move in check? (Reported only in Xiongqi, where check constrains nothing.)
+    fn is_check(&self) -> bool;
+    /// The outcome decided by this position alone, without history, in the game's order.
+    fn outcome(&self) -> Option<Outcome>;
+    /// The Zobrist hash of the position's identity: the placement (every piece on every
+    /// square) and the side to move. Hands and clocks are not covered: two positions with
+    /// the same hash and [`GamePosition::same_identity`] repeat each other.
+    fn zobrist_hash(&self) -> u64;
+    /// Same placement and side to move (the repetition identity)?
+    fn same_identity(&self, other: &Self) -> bool;
+    /// The piece on `square` as drawn: its Latin text (PIN, or FEN letter for Xiangqi) and its
+    /// Chinese character.
+    fn piece_glyphs(&self, square: Self::Square) -> Option<(String, char)>;
+    /// The river and palaces, for drawing the board.
+    fn geometry() -> BoardGeometry;
+
+    // ----- moves ------------------------------------------------------------------------
+
+    /// Appends the legal moves (history aside) to `out`; none when [`GamePosition::outcome`]
+    /// is decided by the position before moving.
+    fn legal_moves_into(&self, out: &mut Self::Moves);
+    /// Does `m` capture?
+    fn is_capture(&self, m: Self::Move) -> bool;
+    /// `Ok` when `m` is legal here (history aside), else why not.
+    fn check_move(&self, m: Self::Move) -> Result<(), MoveError>;
+    /// Plays a legal move in place (copy-make search calls this on a clone).
+    fn play_unchecked(&mut self, m: Self::Move);
+
+    /// The notations this game writes, its default (PMN) first.
+    fn notations() -> &'static [MoveNotation];
+    /// `m` written in `notation`, or [`MoveError::UnsupportedNotation`].
+    fn move_to_text(&self, m: Self::Move, notation: MoveNotation) -> Result<String, MoveError>;
+    /// Reads a move written in `notation` and checks it is legal here (history aside).
+    fn parse_move_as(&self, text: &str, notation: MoveNotation) -> Result<Self::Move, MoveError>;
+
+    // ----- provided ---------------------------------------------------------------------
+
+    /// The name of the game and rule set (`xiongqi`, `xiangqi`, `xiangqi-capture`).
+    fn game_name(&self) -> &'static str {
+        self.kind().name()
+    }
+
+    /// The legal moves (history aside).
+    fn legal_moves(&self) -> Self::Moves {
+        let mut list = Self::Moves::default();
+        self.legal_moves_into(&mut list);
+        list
+    }
+
+    /// The legal moves from `square`.
+    fn moves_from(&self, square: Self::Square) -> Self::Moves {
+        let mut list = self.legal_moves();
+        list.retain(|m| m.from() == square);
+        list
+    }
+
+    /// The legal moves to `square`.
+    fn moves_to(&self, square: Self::Square) -> Self::Moves {
+        let mut list = self.legal_moves();
+        list.retain(|m| m.to() == square);
+        list
+    }
+
+    /// The position after a legal move, this one untouched.
+    fn play(&self, m: Self::Move) -> Result<Self, MoveError> {
+        self.check_move(m)?;
+        let mut after = self.clone();
+        after.play_unchecked(m);
+        Ok(after)
+    }
+
+    /// Reads a move in the game's default notation (PMN; coordinates are accepted too).
+    fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError> {
+        self.parse_move_as(text, MoveNotation::Pmn)
+    }
+
+    /// The board as text, in Latin letters; see [`BoardText`] for Chinese characters.
+    fn board(&self) -> BoardText<'_, Self> {
+        BoardText::new(self)
+    }
+
+    /// Perft: the number of legal move paths of `depth` plies from this position (no
+    /// history). See [`crate::perft`] for perft from a game with its history.
+    fn perft(&self, depth: u32) -> u64 {
+        crate::perft::perft_with_path(
+            self,
+            depth,
+            &mut Self::perft_path_from(&History::new(self.clone())),
+        )
+    }
+
+    // ----- hooks for the arbiter ([`crate::Game`]) --------------------------------------
+
+    /// The result of the game at the last position of `history`, in the game's order,
+    /// given whether the side to move has a legal move (history included).
+    fn game_outcome(history: &History<Self>, has_legal_move: bool) -> Option<Outcome>;
+
+    /// Is `m` forbidden by the history (Xiongqi X6)? Such a move may still be played by a
+    /// game record: it then ends the game as `repetition`, its player losing.
+    fn is_forbidden_by_history(_history: &History<Self>, _m: Self::Move) -> bool {
+        false
+    }
+
+    // ----- hooks for perft ([`crate::perft`]) -------------------------------------------
+
+    /// Does a finished game (by any rule, history included) have no children? True for
+    /// Xiongqi (X9); false for Xiangqi, whose perft counts legal moves only, as
+    /// Fairy-Stockfish and the published tables do.
+    const PERFT_STOPS_AT_GAME_END: bool;
+    /// The path state for a game's history.
+    fn perft_path_from(history: &History<Self>) -> Self::PerftPath;
+    /// Does this node have no children because the game is over (X9; `xiangqi-capture`'s
+    /// captured general)? Positions with no legal move need not say so.
+    fn perft_over(&self) -> bool;
+    /// The moves allowed here by the position alone, for perft.
+    fn perft_moves(&self) -> Self::Moves;
+    /// Their number, without listing them (bulk counting).
+    fn perft_count(&self) -> u64;
+    /// Moves the path forbids here (appended to `out`).
+    fn perft_excluded(&self, _path: &Self::PerftPath, _out: &mut Vec<Self::Move>) {}
+    /// Records `m` (played here, giving `child`) on the path.
+    fn perft_path_push(&self, _path: &mut Self::PerftPath, _m: Self::Move, _child: &Self) {}
+    /// Forgets the last recorded move.
+    fn perft_path_pop(_path: &mut Self::PerftPath) {}
+}
+
+/// A position format the game does not write.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{game} has no {format}; use feen")]
+pub struct UnsupportedFormat {
+    /// The game's name.
+    pub game: &'static str,
+    /// The format asked for.
+    pub format: &'static str,
+}
+
+/// The games chuhe knows, by name: the one place that maps a name to its implementation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum GameKind {
+    /// `xiongqi`: Xiongqi (熊棋), 8×8.
+    #[cfg_attr(feature = "serde", serde(rename = "xiongqi"))]
+    Xiongqi,
+    /// `xiangqi`: Xiangqi (象棋), 9×10, standard rules as Fairy-Stockfish plays them.
+    #[cfg_attr(feature = "serde", serde(rename = "xiangqi"))]
+    Xiangqi,
+    /// `xiangqi-capture`: Xiangqi with the capture-the-king teaching rules.
+    #[cfg_attr(feature = "serde", serde(rename = "xiangqi-capture"))]
+    XiangqiCapture,
+}
+
+/// Code generic over [`GamePosition`], run for a game chosen at run time by
+/// [`GameKind::visit`].
+pub trait GameVisitor {
+    /// What the visit returns.
+    type Output;
+    /// Runs with the game's position type and rule set.
+    fn visit<P: GamePosition>(self, config: P::Config) -> Self::Output;
+}
+
+impl GameKind {
+    /// Every game, in registry order.
+    pub const ALL: [GameKind; 3] = [
+        GameKind::Xiongqi,
+        GameKind::Xiangqi,
+        GameKind::XiangqiCapture,
+    ];
+
+    /// The name (`xiongqi`, `xiangqi`, `xiangqi-capture`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            GameKind::Xiongqi => "xiongqi",
+            GameKind::Xiangqi => "xiangqi",
+            GameKind::XiangqiCapture => "xiangqi-capture",
+        }
+    }
+
+    /// The notations this game writes, its default first.
+    pub fn notations(self) -> &'static [MoveNotation] {
+        struct Notations;
+        impl GameVisitor for Notations {
+            type Output = &'static [MoveNotation];
+            fn visit<P: GamePosition>(self, _: P::Config) -> &'static [MoveNotation] {
+                P::notations()
+            }
+        }
+        self.visit(Notations)
+    }
+
+    /// Runs `visitor` with this game's position type and rule set.
+    pub fn visit<V: GameVisitor>(self, visitor: V) -> V::Output {
+        use crate::{xiangqi, xiongqi};
+        match self {
+            GameKind::Xiongqi => visitor.visit::<xiongqi::Position>(()),
+            GameKind::Xiangqi => visitor.visit::<xiangqi::Position>(xiangqi::RuleSet::Standard),
+            GameKind::XiangqiCapture => {
+                visitor.visit::<xiangqi::Position>(xiangqi::RuleSet::Capture)
+            }
+        }
+    }
+}
+
+impl fmt::Display for GameKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is not a game.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown game '{0}' (xiongqi, xiangqi, xiangqi-capture)")]
+pub struct UnknownGame(pub String);
+
+impl FromStr for GameKind {
+    type Err = UnknownGame;
+    fn from_str(s: &str) -> Result<Self, UnknownGame> {
+        GameKind::ALL
+            .into_iter()
+            .find(|g| g.name() == s)
+            .ok_or_else(|| UnknownGame(crate::text::cut(s)))
+    }
+}
+
+/// Splits the coordinate form `e3e4` / `e7e8e` / `b3b10` into origin, destination and an
+/// optional trailing letter (Xiongqi's promotion).
+pub(crate) fn split_coordinates(text: &str) -> Option<(&str, &str, Option<char>)> {
+    let b = text.as_bytes();
+    let cell_end = |start: usize| -> Option<usize> {
+        let mut i = start;
+        while i < b.len() && b[i].is_ascii_lowercase() {
+            i += 1;
+        }
+        if i == start {
+            return None;
+        }
+        let d = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        (i > d).then_some(i)
+    };
+    let first = cell_end(0)?;
+    let second = cell_end(first)?;
+    match &b[second..] {
+        [] => Some((&text[..first], &text[first..second], None)),
+        [c] if c.is_ascii_alphabetic() => {
+            Some((&text[..first], &text[first..second], Some(*c as char)))
+        }
+        _ => None,
+    }
+}
+
+/// Reads a CELL square (`e4`, `b10`) of `S`'s board; `text` is the whole input, for messages.
+pub(crate) fn parse_square<S: GameSquare>(cell_text: &str, text: &str) -> Result<S, MoveError> {
+    let cell = chuhe_notation::Cell::parse(cell_text).map_err(|e| MoveError::Syntax {
+        text: crate::text::cut(text),
+        reason: e.to_string(),
+    })?;
+    u8::try_from(cell.file())
+        .ok()
+        .zip(u8::try_from(cell.rank()).ok())
+        .and_then(|(file, rank)| S::from_coords(file, rank))
+        .ok_or(MoveError::UnknownSquare {
+            square: crate::text::cut(&cell.to_string()),
+            board: S::RANGE,
+        })
+}
+
+/// Implements [`GameSquare`] and `FromStr` (CELL) for a game's square type from its inherent
+/// `index`, `new`, `file` and `rank`.
+macro_rules! impl_game_square {
+    ($square:ty, files: $files:expr, ranks: $ranks:expr, range: $range:expr) => {
+        impl $crate::variant::GameSquare for $square {
+            const FILES: u8 = $files;
+            const RANKS: u8 = $ranks;
+            const RANGE: &'static str = $range;
+            #[inline(always)]
+            fn index(self) -> usize {
+                <$square>::index(self)
+            }
+            #[inline]
+            fn from_index(index: usize) -> Option<Self> {
+                u8::try_from(index).ok().and_then(<$square>::new)
+            }
+            #[inline(always)]
+            fn file(self) -> u8 {
+                <$square>::file(self)
+            }
+            #[inline(always)]
+            fn rank(self) -> u8 {
+                <$square>::rank(self)
+            }
+        }
+
+        /// Reads a CELL coordinate: `e4`.
+        impl std::str::FromStr for $square {
+            type Err = $crate::MoveError;
+            fn from_str(s: &str) -> Result<Self, $crate::MoveError> {
+                $crate::variant::parse_square(s, s)
+            }
+        }
+    };
+}
+pub(crate) use impl_game_square;
