@@ -8,6 +8,7 @@
 //! input (one line on standard error), 3 output could not be written (one line on standard
 //! error).
 
+mod match_cmd;
 mod output;
 
 use std::io::IsTerminal;
@@ -21,7 +22,7 @@ use serde_json::{json, Map, Value};
 use output::{CliError, Output};
 
 /// chuhe — rules, notations and perft for Xiongqi and Xiangqi: perft, moves, show, replay,
-/// convert.
+/// convert, match.
 #[derive(Parser, Debug)]
 #[command(name = "chuhe", version, about, long_about = None)]
 struct Cli {
@@ -190,6 +191,8 @@ enum Command {
         /// The moves (or, with `--to fen|feen`, the position).
         items: Vec<String>,
     },
+    /// Plays games between two UCI engines, judged by chuhe: W/D/L, Elo, SPRT, PCN records.
+    Match(match_cmd::MatchArgs),
 }
 
 fn main() -> ExitCode {
@@ -249,6 +252,7 @@ fn run(cli: Cli, out: &mut Output) -> Result<(), CliError> {
             to,
             items,
         } => convert(&position, from, &to, &items, out),
+        Command::Match(args) => match_cmd::run(&args, out),
     }
 }
 

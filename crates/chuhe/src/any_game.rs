@@ -54,6 +54,10 @@ pub trait AnyGame: Send + Sync {
     fn resign(&mut self, side: Side);
     /// Both sides agree to a draw.
     fn agree_draw(&mut self);
+    /// Ends the game with a result decided outside the rules (see [`Game::declare`]).
+    fn declare(&mut self, outcome: Outcome);
+    /// The moves played, in coordinate form (`MoveNotation::Uci`).
+    fn moves_uci(&self) -> Vec<String>;
     /// Perft from the current position, history counting where the rules say so.
     fn perft(&self, depth: u32) -> u64;
     /// The number of root moves [`AnyGame::divide_each`] will report.
@@ -150,6 +154,14 @@ impl<P: GamePosition> AnyGame for Game<P> {
 
     fn agree_draw(&mut self) {
         Game::agree_draw(self)
+    }
+
+    fn declare(&mut self, outcome: Outcome) {
+        Game::declare(self, outcome)
+    }
+
+    fn moves_uci(&self) -> Vec<String> {
+        self.moves().iter().map(|m| m.to_string()).collect()
     }
 
     fn perft(&self, depth: u32) -> u64 {

@@ -231,7 +231,10 @@ impl<P: GamePosition> Game<P> {
         self.declare(Outcome::draw(Status::Agreement));
     }
 
-    fn declare(&mut self, outcome: Outcome) {
+    /// Ends the game with a result decided outside the rules: a resignation, a time or
+    /// illegal-move forfeit, an agreed draw, an adjudication. Ignored once the game is over;
+    /// [`Game::undo`] takes it back.
+    pub fn declare(&mut self, outcome: Outcome) {
         if self.outcome.is_none() {
             self.declared = Some(outcome);
             self.outcome = Some(outcome);

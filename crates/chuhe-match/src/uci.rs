@@ -1,0 +1,275 @@
+//! A UCI engine as a child process: start, options, `position` + `go`, `bestmove` with a
+//! deadline. A crash, a closed pipe or a missed deadline is an [`EngineError`], never a panic.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// How to start an engine and what to tell it first.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct EngineSpec {
+    /// The name in results and records.
+    pub name: String,
+    /// The program.
+    pub command: String,
+    /// Its arguments.
+    pub args: Vec<String>,
+    /// UCI options, sent in order after `uciok`.
+    pub options: Vec<(String, String)>,
+}
+
+impl EngineSpec {
+    /// Reads the cutechess/fastchess style `cmd=PROG arg=A name=N option.X=Y …` (separated by
+    /// spaces; `cmd` is required).
+    ///
+    /// ```
+    /// use chuhe_match::EngineSpec;
+    /// let e = EngineSpec::parse("cmd=/usr/games/fairy-stockfish name=fsf option.UCI_Variant=xiangqi").unwrap();
+    /// assert_eq!(e.name, "fsf");
+    /// assert_eq!(e.options, vec![("UCI_Variant".to_string(), "xiangqi".to_string())]);
+    /// assert!(EngineSpec::parse("name=x").is_err());
+    /// ```
+    pub fn parse(text: &str) -> Result<EngineSpec, String> {
+        let mut spec = EngineSpec {
+            name: String::new(),
+            command: String::new(),
+            args: Vec::new(),
+            options: Vec::new(),
+        };
+        for token in text.split_whitespace() {
+            let (key, value) = token.split_once('=').ok_or_else(|| {
+                format!(
+                    "engine setting '{}' is not key=value (cmd=, arg=, name=, option.NAME=)",
+                    chuhe::quote_input(token)
+                )
+            })?;
+            match key {
+                "cmd" => spec.command = value.to_string(),
+                "arg" => spec.args.push(value.to_string()),
+                "name" => spec.name = value.to_string(),
+                _ => match key.strip_prefix("option.") {
+                    Some(option) if !option.is_empty() => {
+                        spec.options.push((option.to_string(), value.to_string()))
+                    }
+                    _ => {
+                        return Err(format!(
+                            "unknown engine setting '{}' (cmd=, arg=, name=, option.NAME=)",
+                            chuhe::quote_input(key)
+                        ))
+                    }
+                },
+            }
+        }
+        if spec.command.is_empty() {
+            return Err(format!(
+                "engine '{}' has no cmd=PROGRAM",
+                chuhe::quote_input(text)
+            ));
+        }
+        if spec.name.is_empty() {
+            spec.name = spec
+                .command
+                .rsplit('/')
+                .next()
+                .unwrap_or(&spec.command)
+                .to_string();
+        }
+        Ok(spec)
+    }
+}
+
+/// Why an engine failed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EngineError {
+    /// It could not be started.
+    #[error("cannot start '{command}': {reason}")]
+    Start {
+        /// The program.
+        command: String,
+        /// Why.
+        reason: String,
+    },
+    /// It exited or closed its output.
+    #[error("the engine stopped (crashed or exited)")]
+    Crashed,
+    /// It did not answer in time.
+    #[error("no answer within {0:?}")]
+    Timeout(Duration),
+}
+
+/// A running UCI engine.
+pub struct UciEngine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    /// The engine's own name (`id name`), if it gave one.
+    pub id_name: Option<String>,
+}
+
+/// How long an engine may take to start and to answer `isready`.
+const HANDSHAKE: Duration = Duration::from_secs(20);
+
+impl UciEngine {
+    /// Starts the engine, waits for `uciok`, sends the options and waits for `readyok`.
+    pub fn start(spec: &EngineSpec) -> Result<UciEngine, EngineError> {
+        let mut child = Command::new(&spec.command)
+            .args(&spec.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| EngineError::Start {
+                command: spec.command.clone(),
+                reason: e.to_string(),
+            })?;
+        let (stdin, stdout) = match (child.stdin.take(), child.stdout.take()) {
+            (Some(i), Some(o)) => (i, o),
+            _ => {
+                let _ = child.kill();
+                return Err(EngineError::Start {
+                    command: spec.command.clone(),
+                    reason: "no pipes".into(),
+                });
+            }
+        };
+        let (tx, lines) = mpsc::channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut engine = UciEngine {
+            child,
+            stdin,
+            lines,
+            id_name: None,
+        };
+        engine.send("uci")?;
+        let deadline = Instant::now() + HANDSHAKE;
+        loop {
+            let line = engine.next_line(deadline)?;
+            if let Some(name) = line.strip_prefix("id name ") {
+                engine.id_name = Some(name.trim().to_string());
+            }
+            if line.trim() == "uciok" {
+                break;
+            }
+        }
+        for (name, value) in &spec.options {
+            engine.send(&format!("setoption name {name} value {value}"))?;
+        }
+        engine.sync()?;
+        Ok(engine)
+    }
+
+    /// Sends one line.
+    pub fn send(&mut self, line: &str) -> Result<(), EngineError> {
+        writeln!(self.stdin, "{line}")
+            .and_then(|()| self.stdin.flush())
+            .map_err(|_| EngineError::Crashed)
+    }
+
+    fn next_line(&mut self, deadline: Instant) -> Result<String, EngineError> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(left) {
+            Ok(line) => Ok(line),
+            Err(RecvTimeoutError::Timeout) => Err(EngineError::Timeout(left)),
+            Err(RecvTimeoutError::Disconnected) => Err(EngineError::Crashed),
+        }
+    }
+
+    /// `isready` → `readyok`.
+    pub fn sync(&mut self) -> Result<(), EngineError> {
+        self.send("isready")?;
+        let deadline = Instant::now() + HANDSHAKE;
+        while self.next_line(deadline)?.trim() != "readyok" {}
+        Ok(())
+    }
+
+    /// Sends `position …` and `go …`, and waits until `deadline` for `bestmove`. Returns the
+    /// move text and the last score the engine reported (centipawns, mate as ±100000).
+    pub fn best_move(
+        &mut self,
+        position: &str,
+        go: &str,
+        deadline: Instant,
+    ) -> Result<(String, Option<i32>), EngineError> {
+        self.send(position)?;
+        self.send(go)?;
+        let mut score = None;
+        loop {
+            let line = self.next_line(deadline)?;
+            let mut words = line.split_whitespace();
+            match words.next() {
+                Some("bestmove") => {
+                    let m = words.next().unwrap_or("(none)").to_string();
+                    return Ok((m, score));
+                }
+                Some("info") => {
+                    if let Some(s) = parse_score(&line) {
+                        score = Some(s);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Asks the engine to quit, and makes sure it does.
+    pub fn quit(mut self) {
+        let _ = self.send("quit");
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for UciEngine {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// The score of an `info` line: `score cp N` or `score mate N` (as ±100000 ∓ N).
+fn parse_score(line: &str) -> Option<i32> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let i = words.iter().position(|&w| w == "score")?;
+    let value: i32 = words.get(i + 2)?.parse().ok()?;
+    match *words.get(i + 1)? {
+        "cp" => Some(value),
+        "mate" if value > 0 => Some(100_000 - value),
+        "mate" => Some(-100_000 - value),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_score;
+
+    #[test]
+    fn scores_are_read_from_info_lines() {
+        assert_eq!(parse_score("info depth 3 score cp -25 nodes 10"), Some(-25));
+        assert_eq!(
+            parse_score("info depth 9 score mate 2 pv a1a2"),
+            Some(99_998)
+        );
+        assert_eq!(parse_score("info depth 9 score mate -1"), Some(-99_999));
+        assert_eq!(parse_score("info string hello"), None);
+        assert_eq!(parse_score("info score"), None);
+    }
+}
