@@ -127,6 +127,16 @@ fn repetition_and_the_move_cap_are_judged_by_chuhe() {
         assert_eq!(r.outcome.winner, None);
         assert_eq!(r.pcn.moves.len(), 8);
         assert_eq!(r.pcn.moves[0].0, "a1-a2");
+        // The record replays legally to the same ending.
+        let mut game = GameKind::Xiangqi
+            .new_game(&r.pcn.setup)
+            .expect("setup reads");
+        for (pmn, _) in &r.pcn.moves {
+            game.play_text(pmn, chuhe::MoveNotation::Pmn)
+                .expect("recorded move is legal");
+        }
+        assert_eq!(game.outcome(), Some(r.outcome));
+        assert_eq!(r.pcn.status, Some(Status::Repetition));
     }
     for r in play([a, b], TimeControl::Depth(1), 3) {
         assert_eq!(r.outcome.status, Status::Movelimit);
