@@ -279,7 +279,11 @@ fn open_position(args: &PositionArgs, position: &str) -> Result<Box<dyn AnyGame>
     args.game
         .kind()
         .new_game_with(position, options)
-        .map_err(|e| CliError::user(format!("invalid position: {e}")))
+        .map_err(|e| match e {
+            // A rule option the game refuses is not a fault of the position.
+            chuhe::SetupError::Option(e) => CliError::user(format!("--repetition-count: {e}")),
+            e => CliError::user(format!("invalid position: {e}")),
+        })
 }
 
 fn check_notation(game: &dyn AnyGame, notation: Notation) -> Result<(), CliError> {
@@ -309,8 +313,13 @@ fn play(
     index: usize,
 ) -> Result<chuhe::MoveTexts, CliError> {
     game.play_text(text, notation.notation()).map_err(|e| {
+        // A syntax error quotes the move again: say it once.
+        let why = match e {
+            chuhe::MoveError::Syntax { reason, .. } => format!("not a move: {reason}"),
+            e => e.to_string(),
+        };
         CliError::user(format!(
-            "illegal move '{}' at ply {}: {e}",
+            "illegal move '{}' at ply {}: {why}",
             chuhe::quote_input(text),
             index + 1
         ))

@@ -194,7 +194,7 @@ pub(crate) fn role_name(role: Role) -> &'static str {
 
 fn syntax(text: &str, reason: &str) -> MoveError {
     MoveError::Syntax {
-        text: text.to_string(),
+        text: crate::text::cut(text),
         reason: reason.to_string(),
     }
 }

@@ -464,7 +464,7 @@ fn count_soldiers(n: usize) -> String {
 
 fn syntax(text: &str, reason: &str) -> MoveError {
     MoveError::Syntax {
-        text: text.to_string(),
+        text: crate::text::cut(text),
         reason: reason.to_string(),
     }
 }

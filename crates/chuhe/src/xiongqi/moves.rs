@@ -43,7 +43,7 @@ impl Position {
     /// position. Game end and repetition are the [`crate::xiongqi::Game`]'s business.
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         let syntax = |reason: &str| MoveError::Syntax {
-            text: text.to_string(),
+            text: crate::text::cut(text),
             reason: reason.to_string(),
         };
         if let Some((from, to, promo)) = crate::variant::split_coordinates(text) {
@@ -61,7 +61,7 @@ impl Position {
             return Ok(m);
         }
         let pmn = Pmn::parse(text).map_err(|e| MoveError::Syntax {
-            text: text.to_string(),
+            text: crate::text::cut(text),
             reason: format!("expected PMN such as e3-e4 or coordinates such as e3e4 ({e})"),
         })?;
         let (from, to, op, transform, captured) = match pmn {
@@ -215,7 +215,7 @@ fn square_from_cell(cell: Cell) -> Result<Square, MoveError> {
 
 fn square_of(cell_text: &str, text: &str) -> Result<Square, MoveError> {
     let cell = Cell::parse(cell_text).map_err(|e| MoveError::Syntax {
-        text: text.to_string(),
+        text: crate::text::cut(text),
         reason: e.to_string(),
     })?;
     square_from_cell(cell)
