@@ -12,6 +12,7 @@ mod match_cmd;
 mod output;
 
 use std::io::IsTerminal;
+use std::ops::ControlFlow;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -342,12 +343,15 @@ fn perft(
         if let Some(bar) = &progress {
             bar.inc(1);
         }
-        if divide && !json && write_error.is_none() {
+        split.push((m.clone(), n));
+        if divide && !json {
             if let Err(e) = out.write_now(&format!("{m}: {n}\n")) {
+                // Nobody reads the rest: stop counting.
                 write_error = Some(e);
+                return ControlFlow::Break(());
             }
         }
-        split.push((m, n));
+        ControlFlow::Continue(())
     })
     .map_err(|e| CliError::user(e.to_string()))?;
     if let Some(bar) = progress {

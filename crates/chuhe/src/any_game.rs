@@ -2,6 +2,7 @@
 //! [`Game`] and opened by name with [`GameKind::new_game`].
 
 use std::collections::BTreeMap;
+use std::ops::ControlFlow;
 
 use chuhe_notation::Side;
 
@@ -62,12 +63,13 @@ pub trait AnyGame: Send + Sync {
     fn perft(&self, depth: u32) -> u64;
     /// The number of root moves [`AnyGame::divide_each`] will report.
     fn root_move_count(&self, depth: u32) -> usize;
-    /// Perft split by root move, each written in `notation`, reported as it finishes.
+    /// Perft split by root move, each written in `notation`, reported as it finishes;
+    /// `on_move` returns `ControlFlow::Break` to stop the count early.
     fn divide_each(
         &self,
         depth: u32,
         notation: MoveNotation,
-        on_move: &mut dyn FnMut(String, u64),
+        on_move: &mut dyn FnMut(String, u64) -> ControlFlow<()>,
     ) -> Result<(), MoveError>;
     /// The board as text.
     fn board_text(&self, glyphs: Glyphs) -> String;
@@ -176,7 +178,7 @@ impl<P: GamePosition> AnyGame for Game<P> {
         &self,
         depth: u32,
         notation: MoveNotation,
-        on_move: &mut dyn FnMut(String, u64),
+        on_move: &mut dyn FnMut(String, u64) -> ControlFlow<()>,
     ) -> Result<(), MoveError> {
         let pos = self.position();
         if !P::notations().contains(&notation) {
@@ -188,7 +190,10 @@ impl<P: GamePosition> AnyGame for Game<P> {
         let mut failed = None;
         crate::perft::divide_each(self, depth, |m, n| match pos.move_to_text(m, notation) {
             Ok(text) => on_move(text, n),
-            Err(e) => failed = Some(e),
+            Err(e) => {
+                failed = Some(e);
+                ControlFlow::Break(())
+            }
         });
         failed.map_or(Ok(()), Err)
     }

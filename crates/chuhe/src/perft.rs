@@ -1,6 +1,8 @@
 //! Perft shared by every game: count the legal move paths of a given depth, with bulk
 //! counting at the last ply and an optional path state for history-dependent rules.
 
+use std::ops::ControlFlow;
+
 use crate::game::Game;
 use crate::variant::GamePosition;
 
@@ -27,7 +29,10 @@ pub fn perft_game<P: GamePosition>(game: &Game<P>, depth: u32) -> u64 {
 /// Perft split by root move: each move with the count below it.
 pub fn divide<P: GamePosition>(game: &Game<P>, depth: u32) -> Vec<(P::Move, u64)> {
     let mut out = Vec::new();
-    divide_each(game, depth, |m, n| out.push((m, n)));
+    divide_each(game, depth, |m, n| {
+        out.push((m, n));
+        ControlFlow::Continue(())
+    });
     out
 }
 
@@ -49,11 +54,11 @@ pub fn root_moves<P: GamePosition>(game: &Game<P>, depth: u32) -> Vec<P::Move> {
 }
 
 /// Perft split by root move, calling `on_move(move, count)` as each root move finishes (for
-/// streaming output and progress).
+/// streaming output and progress); `on_move` returns `ControlFlow::Break` to stop early.
 pub fn divide_each<P: GamePosition>(
     game: &Game<P>,
     depth: u32,
-    mut on_move: impl FnMut(P::Move, u64),
+    mut on_move: impl FnMut(P::Move, u64) -> ControlFlow<()>,
 ) {
     let pos = game.position();
     let mut path = P::perft_path_from(game.history());
@@ -64,7 +69,9 @@ pub fn divide_each<P: GamePosition>(
         pos.perft_path_push(&mut path, m, &child);
         let n = perft_inner(&child, depth - 1, &mut path, &mut scratch);
         P::perft_path_pop(&mut path);
-        on_move(m, n);
+        if on_move(m, n).is_break() {
+            return;
+        }
     }
 }
 
