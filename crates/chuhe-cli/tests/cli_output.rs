@@ -266,7 +266,7 @@ fn repetition_count_is_for_xiangqi_only() {
                 let mut args = command.to_vec();
                 args.extend(["--game", game, "--repetition-count", bad]);
                 let line = fails(&args);
-                assert!(line.contains("repetition count"), "{line}");
+                assert!(line.contains("repetition fold count"), "{line}");
                 assert!(!line.contains("invalid position"), "{line}");
             }
             let mut args = command.to_vec();

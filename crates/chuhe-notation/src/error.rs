@@ -5,6 +5,7 @@
 //! expected there, what was found instead and, when the input only breaks a
 //! canonical-form rule, what the canonical spelling of the whole input is.
 
+use std::borrow::Cow;
 use std::fmt;
 
 /// Which notation an error came from.
@@ -104,6 +105,7 @@ impl fmt::Display for ParseError {
             self.offset, self.expected, self.found
         )?;
         if let Some(canonical) = &self.canonical {
+            let canonical = shorten_to(canonical, LONG_ECHO_LIMIT);
             write!(f, "; canonical form: '{canonical}'")?;
         }
         Ok(())
@@ -183,18 +185,66 @@ pub(crate) fn quote_char(c: char) -> String {
     format!("'{}'", c.escape_debug())
 }
 
-/// `'text'`, escaped like [`quote_char`] and shortened past 40 characters.
+/// `'text'`, escaped like [`quote_char`] and shortened by [`shorten`].
 pub(crate) fn quote(text: &str) -> String {
     let mut out = String::from("'");
-    for (count, c) in text.chars().enumerate() {
-        if count == 40 {
-            out.push_str("...");
-            break;
-        }
-        out.extend(c.escape_debug());
-    }
+    out.extend(shorten(text).chars().flat_map(char::escape_debug));
     out.push('\'');
     out
+}
+
+/// How many characters of someone's input an error message repeats (see [`shorten`]).
+pub const ECHO_LIMIT: usize = 40;
+
+/// Input as an error message repeats it: unchanged up to [`ECHO_LIMIT`] characters; longer
+/// text is cut after that many characters, never inside a character, and followed by `…` and
+/// its length. Every error of `chuhe_notation` and `chuhe` that quotes input goes through
+/// this function, so a 10,000-character argument makes a short message.
+///
+/// ```
+/// use chuhe_notation::error::shorten;
+/// assert_eq!(shorten("e3-e4"), "e3-e4");
+/// let long = "é".repeat(100);
+/// assert_eq!(shorten(&long), format!("{}… (100 characters)", "é".repeat(40)));
+/// ```
+pub fn shorten(text: &str) -> Cow<'_, str> {
+    shorten_to(text, ECHO_LIMIT)
+}
+
+/// [`shorten`] with another limit: at most `limit` characters of `text`, then `…` and the
+/// length. For values a person may want to copy whole, such as a canonical FEEN.
+///
+/// ```
+/// use chuhe_notation::error::shorten_to;
+/// assert_eq!(shorten_to("abcdef", 3), "abc… (6 characters)");
+/// assert_eq!(shorten_to("abc", 3), "abc");
+/// ```
+pub fn shorten_to(text: &str, limit: usize) -> Cow<'_, str> {
+    match text.char_indices().nth(limit) {
+        None => Cow::Borrowed(text),
+        Some((cut, _)) => {
+            let n = text.chars().count();
+            let noun = if n == 1 { "character" } else { "characters" };
+            Cow::Owned(format!("{}… ({n} {noun})", &text[..cut]))
+        }
+    }
+}
+
+/// How many characters of a canonical form, or of a JSON parser's message, an error message
+/// shows: any position of a Chinese-chess-sized board, hands included, in full.
+const LONG_ECHO_LIMIT: usize = 256;
+
+/// A `serde_json` error as chuhe shows it: the message (which may quote a string of the
+/// input) shortened like a canonical form, then where it happened.
+pub(crate) fn json_message(e: &serde_json::Error) -> String {
+    let full = e.to_string();
+    let place = format!(" at line {} column {}", e.line(), e.column());
+    match full.strip_suffix(&place) {
+        Some(message) if e.line() > 0 => {
+            format!("{}{place}", shorten_to(message, LONG_ECHO_LIMIT))
+        }
+        _ => shorten_to(&full, LONG_ECHO_LIMIT).into_owned(),
+    }
 }
 
 /// Turns the outcome of a lenient scan into the public result.

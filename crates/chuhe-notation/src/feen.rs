@@ -462,7 +462,10 @@ fn scan_feen(input: &str, soft: &mut Option<Fail>) -> Result<Feen, Fail> {
     if pieces > squares {
         return Err(Fail::with(
             hands_start,
-            format!("at most {squares} pieces in all (one per square)"),
+            format!(
+                "at most {squares} piece{} in all (one per square)",
+                if squares == 1 { "" } else { "s" }
+            ),
             format!("{pieces} pieces ({on_board} on the board, {in_hands} in hand)"),
         ));
     }

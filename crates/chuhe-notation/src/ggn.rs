@@ -42,7 +42,7 @@ pub struct Ggn(pub BTreeMap<Qpi, BTreeMap<Cell, Destinations>>);
 pub enum GgnError {
     /// The JSON is malformed or does not have the GGN shape (the message
     /// includes any QPI, CELL or condition parse error, with line and column).
-    #[error("invalid GGN: {0}")]
+    #[error("invalid GGN: {}", crate::error::json_message(.0))]
     Json(#[from] serde_json::Error),
 }
 

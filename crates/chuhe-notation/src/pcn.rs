@@ -117,7 +117,7 @@ pub enum Winner {
 #[derive(Debug, thiserror::Error)]
 pub enum PcnError {
     /// Malformed JSON, or JSON without the PCN shape.
-    #[error("invalid PCN: {0}")]
+    #[error("invalid PCN: {}", crate::error::json_message(.0))]
     Json(#[from] serde_json::Error),
     /// `setup` is not a valid FEEN.
     #[error("invalid PCN setup: {0}")]

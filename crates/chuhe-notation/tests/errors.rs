@@ -241,3 +241,123 @@ fn pcn_errors() {
          case to 'X', found 'X'"
     );
 }
+
+/// Every message each parser gives for `text`, as one list.
+fn every_error(text: &str) -> Vec<String> {
+    use chuhe_notation::ggn::Ggn;
+    use chuhe_notation::pcn::Pcn;
+    let json = |s: &str| serde_json::to_string(s).unwrap();
+    let start = format!("{START} / X/x");
+    let mut errors: Vec<String> = [
+        Cell::parse(text).err().map(|e| e.to_string()),
+        Pin::parse(text).err().map(|e| e.to_string()),
+        Epin::parse(text).err().map(|e| e.to_string()),
+        Sin::parse(text).err().map(|e| e.to_string()),
+        Snn::parse(text).err().map(|e| e.to_string()),
+        Qpi::parse(text).err().map(|e| e.to_string()),
+        Pmn::parse(text).err().map(|e| e.to_string()),
+        Status::parse(text).err().map(|e| e.to_string()),
+        Feen::parse(text).err().map(|e| e.to_string()),
+        Feen::parse(&format!("{text} / X/x"))
+            .err()
+            .map(|e| e.to_string()),
+        Feen::parse(&format!("8/8 {text}/ X/x"))
+            .err()
+            .map(|e| e.to_string()),
+        Feen::parse(&format!("8/8 / {text}"))
+            .err()
+            .map(|e| e.to_string()),
+        Pcn::from_json(text).err().map(|e| e.to_string()),
+        Pcn::from_json(&format!(r#"{{"setup": {}}}"#, json(text)))
+            .err()
+            .map(|e| e.to_string()),
+        Pcn::from_json(&format!(
+            r#"{{"setup": {}, "moves": [[{}, 1]]}}"#,
+            json(&start),
+            json(text)
+        ))
+        .err()
+        .map(|e| e.to_string()),
+        Pcn::from_json(&format!(
+            r#"{{"setup": {}, "moves": [["e3-e4", {}]]}}"#,
+            json(&start),
+            json(text)
+        ))
+        .err()
+        .map(|e| e.to_string()),
+        Pcn::from_json(&format!(
+            r#"{{"setup": {}, "status": {}, "winner": {}}}"#,
+            json(&start),
+            json(text),
+            json(text)
+        ))
+        .err()
+        .map(|e| e.to_string()),
+        Pcn::from_json(&format!(
+            r#"{{"setup": {}, "winner": {}}}"#,
+            json(&start),
+            json(text)
+        ))
+        .err()
+        .map(|e| e.to_string()),
+        Ggn::from_json(&format!(r#"{{{}: {{}}}}"#, json(text)))
+            .err()
+            .map(|e| e.to_string()),
+        Ggn::from_json(&format!(
+            r#"{{"X:R": {{"a1": {{"a2": [{{"must": {{"a2": {}}}}}]}}}}}}"#,
+            json(text)
+        ))
+        .err()
+        .map(|e| e.to_string()),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    errors.retain(|e| !e.is_empty());
+    errors
+}
+
+#[test]
+fn long_input_is_cut_short_in_every_message() {
+    // The class: whatever a parser is given, its message quotes at most 40 characters of any
+    // one piece of input (canonical forms and JSON messages: 256), never the whole of it.
+    for unit in [
+        "e", "é", "帥", "S", "8/", "a1", "e3-e4", "+", "X/", "\"", "\\",
+    ] {
+        let long = unit.repeat(10_000 / unit.len() + 1);
+        let errors = every_error(&long);
+        assert!(errors.len() >= 10, "{unit}: {errors:?}");
+        for message in errors {
+            assert!(
+                message.chars().count() <= 600,
+                "{unit}: {} characters: {}",
+                message.chars().count(),
+                message.chars().take(700).collect::<String>()
+            );
+        }
+    }
+    // The form: the first 40 characters, an ellipsis and the length, never splitting a
+    // character.
+    let long = format!("{}帥{}", "é".repeat(39), "x".repeat(60));
+    assert_eq!(
+        Status::parse(&long).unwrap_err().found,
+        format!("'{}帥… (100 characters)'", "é".repeat(39))
+    );
+    // Short input is quoted whole.
+    assert_eq!(Status::parse("é").unwrap_err().found, "'é'");
+}
+
+#[test]
+fn counts_of_one_are_singular() {
+    assert_eq!(
+        feen_err("1 S/s X/x"),
+        "invalid FEEN at offset 2: expected at most 1 piece in all (one per square), \
+         found 2 pieces (0 on the board, 2 in hand)"
+    );
+    assert_eq!(
+        error::shorten_to("ab", 0),
+        "… (2 characters)",
+        "an ellipsis and the length"
+    );
+    assert_eq!(error::shorten_to("a", 0), "… (1 character)");
+}

@@ -1,14 +1,16 @@
 //! Errors shared by the games.
 
+use chuhe_notation::error::shorten;
+
 use crate::{MoveNotation, Outcome};
 
 /// Why a move given as text, or as a value, is not a legal move here.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MoveError {
     /// Not a move in the expected notation.
-    #[error("'{text}' is not a move: {reason}")]
+    #[error("'{}' is not a move: {reason}", shorten(text))]
     Syntax {
-        /// The text as given.
+        /// The text as given (shown cut short when long).
         text: String,
         /// What is wrong with it.
         reason: String,
@@ -67,5 +69,21 @@ impl MoveError {
         MoveError::Illegal {
             reason: reason.into(),
         }
+    }
+}
+
+/// Does `text` start like a square (`e3`, `b10`: lowercase letters, then a digit)?
+pub(crate) fn starts_with_square(text: &str) -> bool {
+    let letters = text.bytes().take_while(u8::is_ascii_lowercase).count();
+    letters > 0 && text.as_bytes().get(letters).is_some_and(u8::is_ascii_digit)
+}
+
+/// The error for text that is not a move of the game at all (it does not start with a
+/// square): what a move looks like there, `example` being a quiet move in PMN and in
+/// coordinates, rather than a guess of the PMN reader's (a drop, a pass).
+pub(crate) fn not_a_move(text: &str, (pmn, coordinates): (&str, &str)) -> MoveError {
+    MoveError::Syntax {
+        text: text.to_string(),
+        reason: format!("expected a move such as {pmn} or {coordinates}"),
     }
 }

@@ -68,7 +68,7 @@ pub use error::MoveError;
 pub use game::{Game, History};
 pub use movelist::MoveList;
 pub use setup_error::{FenSyntaxError, Location, PositionError, Problem, SetupError};
-pub use text::cut as quote_input;
+pub use text::quote_input;
 pub use variant::{
     GameKind, GameMove, GamePosition, GameSquare, GameVisitor, MoveBuffer, MoveNotation,
     PositionFormat, RuleOptionError, UnknownGame, UnknownNotation, UnsupportedFormat,

@@ -10,6 +10,8 @@
 
 use std::fmt;
 
+use chuhe_notation::error::shorten;
+
 /// How a record names its position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SuitePosition {
@@ -61,7 +63,10 @@ impl Draft {
         } else {
             Err(SuiteError {
                 line: self.line,
-                message: format!("record '{}' has no feen or fen line", self.record.id),
+                message: format!(
+                    "record '{}' has no feen or fen line",
+                    shorten(&self.record.id)
+                ),
             })
         }
     }
@@ -106,7 +111,7 @@ pub fn parse_suite(text: &str) -> Result<Vec<PerftRecord>, SuiteError> {
             continue;
         }
         let Some(draft) = current.as_mut() else {
-            return Err(err(format!("'{key}' before any 'id' line")));
+            return Err(err(format!("'{}' before any 'id' line", shorten(key))));
         };
         let record = &mut draft.record;
         match key {
@@ -121,7 +126,7 @@ pub fn parse_suite(text: &str) -> Result<Vec<PerftRecord>, SuiteError> {
             "halfmove" => {
                 record.halfmove = value
                     .parse()
-                    .map_err(|_| err(format!("bad half-move clock '{value}'")))?
+                    .map_err(|_| err(format!("bad half-move clock '{}'", shorten(value))))?
             }
             "perft" => {
                 let mut parts = value.split_whitespace();
@@ -129,10 +134,15 @@ pub fn parse_suite(text: &str) -> Result<Vec<PerftRecord>, SuiteError> {
                 let nodes = parts.next().and_then(|n| n.parse().ok());
                 match (depth, nodes, parts.next()) {
                     (Some(d), Some(n), None) => record.expected.push((d, n)),
-                    _ => return Err(err(format!("expected 'perft DEPTH NODES', found '{line}'"))),
+                    _ => {
+                        return Err(err(format!(
+                            "expected 'perft DEPTH NODES', found '{}'",
+                            shorten(line)
+                        )))
+                    }
                 }
             }
-            other => return Err(err(format!("unknown key '{other}'"))),
+            other => return Err(err(format!("unknown key '{}'", shorten(other)))),
         }
     }
     if let Some(draft) = current.take() {

@@ -1,21 +1,13 @@
-//! Text helpers for messages.
+//! Text helpers for messages and keywords.
 
 /// Input as quoted in an error message: at most 40 characters, longer input cut with `…` and
-/// its length, never inside a character.
+/// its length, never inside a character (the notation layer's `shorten`).
 ///
 /// ```
 /// assert_eq!(chuhe::quote_input("e3e4"), "e3e4");
-/// assert_eq!(chuhe::quote_input(&"x".repeat(100)), format!("{}… (100 characters)", "x".repeat(40)));
+/// assert!(chuhe::quote_input(&"x".repeat(100)).ends_with("… (100 characters)"));
 /// ```
-pub fn cut(text: &str) -> String {
-    const MAX: usize = 40;
-    let count = text.chars().count();
-    if count <= MAX {
-        return text.to_string();
-    }
-    let head: String = text.chars().take(MAX).collect();
-    format!("{head}… ({count} characters)")
-}
+pub use chuhe_notation::error::shorten as quote_input;
 
 /// A single word (letters, digits, `_`, `-`): a keyword, not a FEEN or FEN.
 pub(crate) fn is_keyword_like(text: &str) -> bool {

@@ -167,7 +167,7 @@ impl FromStr for MoveNotation {
         MoveNotation::ALL
             .into_iter()
             .find(|n| n.name() == s)
-            .ok_or_else(|| UnknownNotation(crate::text::cut(s)))
+            .ok_or_else(|| UnknownNotation(chuhe_notation::error::shorten(s).into_owned()))
     }
 }
 
@@ -490,7 +490,7 @@ impl FromStr for GameKind {
         GameKind::ALL
             .into_iter()
             .find(|g| g.name() == s)
-            .ok_or_else(|| UnknownGame(crate::text::cut(s)))
+            .ok_or_else(|| UnknownGame(chuhe_notation::error::shorten(s).into_owned()))
     }
 }
 
@@ -526,7 +526,7 @@ pub(crate) fn split_coordinates(text: &str) -> Option<(&str, &str, Option<char>)
 /// Reads a CELL square (`e4`, `b10`) of `S`'s board; `text` is the whole input, for messages.
 pub(crate) fn parse_square<S: GameSquare>(cell_text: &str, text: &str) -> Result<S, MoveError> {
     let cell = chuhe_notation::Cell::parse(cell_text).map_err(|e| MoveError::Syntax {
-        text: crate::text::cut(text),
+        text: chuhe_notation::error::shorten(text).into_owned(),
         reason: e.to_string(),
     })?;
     u8::try_from(cell.file())
@@ -534,7 +534,7 @@ pub(crate) fn parse_square<S: GameSquare>(cell_text: &str, text: &str) -> Result
         .zip(u8::try_from(cell.rank()).ok())
         .and_then(|(file, rank)| S::from_coords(file, rank))
         .ok_or(MoveError::UnknownSquare {
-            square: crate::text::cut(&cell.to_string()),
+            square: chuhe_notation::error::shorten(&cell.to_string()).into_owned(),
             board: S::RANGE,
         })
 }

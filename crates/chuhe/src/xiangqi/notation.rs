@@ -1,10 +1,12 @@
 //! Xiangqi moves as text: PMN, UCI coordinates, ICCS, WXF and the teaching notation.
 
+use chuhe_notation::error::shorten;
 use chuhe_notation::{Cell, MoveOp, Pmn};
 
 use super::bitboard::Square;
 use super::position::Position;
 use super::types::{Move, Role};
+use crate::error::{not_a_move, starts_with_square};
 use crate::{MoveError, MoveNotation};
 
 impl Position {
@@ -39,10 +41,16 @@ impl Position {
 
     /// Resolves a move in PMN or UCI coordinates (the two are told apart by their shape).
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
-        if text.contains(['-', '+', '~', '*', '.', '=']) || text.is_empty() {
+        let result = if text.contains(['-', '+', '~', '*', '.', '=']) || text.is_empty() {
             self.parse_pmn(text)
         } else {
             self.read_move(text, MoveNotation::Uci)
+        };
+        match result {
+            Err(MoveError::Syntax { .. }) if !starts_with_square(text) => {
+                Err(not_a_move(text, ("h3-e3", "h3e3")))
+            }
+            other => other,
         }
     }
 
@@ -194,7 +202,7 @@ pub(crate) fn role_name(role: Role) -> &'static str {
 
 fn syntax(text: &str, reason: &str) -> MoveError {
     MoveError::Syntax {
-        text: crate::text::cut(text),
+        text: chuhe_notation::error::shorten(text).into_owned(),
         reason: reason.to_string(),
     }
 }
@@ -226,7 +234,10 @@ fn parse_iccs_square(s: &str, text: &str) -> Result<Square, MoveError> {
         }
         _ => Err(syntax(
             text,
-            &format!("'{s}' is not an ICCS point (files a–i, ranks 0–9)"),
+            &format!(
+                "'{}' is not an ICCS point (files a–i, ranks 0–9)",
+                shorten(s)
+            ),
         )),
     }
 }
@@ -239,7 +250,10 @@ fn parse_teaching_square(s: &str, text: &str) -> Result<Square, MoveError> {
         }
         _ => Err(syntax(
             text,
-            &format!("'{s}' is not a point of the teaching notation (files a–i, ranks 1–9 and 0)"),
+            &format!(
+                "'{}' is not a point of the teaching notation (files a–i, ranks 1–9 and 0)",
+                shorten(s)
+            ),
         )),
     }
 }

@@ -287,7 +287,7 @@ impl std::str::FromStr for Move {
                 crate::variant::parse_square(to, text)?,
             )),
             _ => Err(crate::MoveError::Syntax {
-                text: crate::text::cut(text),
+                text: chuhe_notation::error::shorten(text).into_owned(),
                 reason: "expected two points such as h3e3 or b3b10".into(),
             }),
         }

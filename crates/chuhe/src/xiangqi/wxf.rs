@@ -464,7 +464,7 @@ fn count_soldiers(n: usize) -> String {
 
 fn syntax(text: &str, reason: &str) -> MoveError {
     MoveError::Syntax {
-        text: crate::text::cut(text),
+        text: chuhe_notation::error::shorten(text).into_owned(),
         reason: reason.to_string(),
     }
 }

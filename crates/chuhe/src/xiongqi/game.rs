@@ -83,7 +83,7 @@ impl GamePosition for Position {
         }
         if crate::text::is_keyword_like(text) {
             return Err(SetupError::UnknownKeyword {
-                word: crate::text::cut(text),
+                word: chuhe_notation::error::shorten(text).into_owned(),
                 formats: "FEEN",
             });
         }

@@ -7,6 +7,7 @@ use chuhe_notation::{Cell, MoveOp, Pmn, Side};
 use super::bitboard::Square;
 use super::position::{across_river, far_rank, Position};
 use super::types::{Move, Piece, Role};
+use crate::error::{not_a_move, starts_with_square};
 use crate::MoveError;
 
 impl Position {
@@ -43,7 +44,7 @@ impl Position {
     /// position. Game end and repetition are the [`crate::xiongqi::Game`]'s business.
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         let syntax = |reason: &str| MoveError::Syntax {
-            text: crate::text::cut(text),
+            text: chuhe_notation::error::shorten(text).into_owned(),
             reason: reason.to_string(),
         };
         if let Some((from, to, promo)) = crate::variant::split_coordinates(text) {
@@ -60,9 +61,14 @@ impl Position {
             self.check_movement(m)?;
             return Ok(m);
         }
-        let pmn = Pmn::parse(text).map_err(|e| MoveError::Syntax {
-            text: crate::text::cut(text),
-            reason: format!("expected PMN such as e3-e4 or coordinates such as e3e4 ({e})"),
+        let pmn = Pmn::parse(text).map_err(|e| {
+            if starts_with_square(text) {
+                syntax(&format!(
+                    "expected PMN such as e3-e4 or coordinates such as e3e4 ({e})"
+                ))
+            } else {
+                not_a_move(text, ("e3-e4", "e3e4"))
+            }
         })?;
         let (from, to, op, transform, captured) = match pmn {
             Pmn::Move {
@@ -215,7 +221,7 @@ fn square_from_cell(cell: Cell) -> Result<Square, MoveError> {
 
 fn square_of(cell_text: &str, text: &str) -> Result<Square, MoveError> {
     let cell = Cell::parse(cell_text).map_err(|e| MoveError::Syntax {
-        text: crate::text::cut(text),
+        text: chuhe_notation::error::shorten(text).into_owned(),
         reason: e.to_string(),
     })?;
     square_from_cell(cell)

@@ -322,7 +322,7 @@ impl std::str::FromStr for Move {
     fn from_str(text: &str) -> Result<Move, MoveError> {
         let (from, to, promotion) =
             crate::variant::split_coordinates(text).ok_or_else(|| MoveError::Syntax {
-                text: crate::text::cut(text),
+                text: chuhe_notation::error::shorten(text).into_owned(),
                 reason: "expected coordinates such as e3e4, or e7e8e to promote".into(),
             })?;
         let from = crate::variant::parse_square(from, text)?;
@@ -331,7 +331,7 @@ impl std::str::FromStr for Move {
             None => None,
             Some(c) => Some(
                 Role::promotion_from_letter(c).ok_or_else(|| MoveError::Syntax {
-                    text: crate::text::cut(text),
+                    text: chuhe_notation::error::shorten(text).into_owned(),
                     reason: "the promotion letter must be one of e a c r b h".into(),
                 })?,
             ),
