@@ -481,10 +481,15 @@ mod serde_round_trips {
         for seed in 0..3 {
             let game = random_game::<P>(config, seed, 300, |g| {
                 let pos = g.position();
-                let back = round_trip(pos);
-                assert_eq!(back.to_feen(), pos.to_feen());
-                assert!(back.same_identity(pos));
-                assert_eq!(back.turn(), pos.turn());
+                // A bare position is its FEEN, which holds no rule set: Xiangqi positions read
+                // back under the standard rules, so a teaching-rules position may not (a game
+                // record names its game and round-trips whole, below).
+                if pos.kind() != GameKind::XiangqiCapture {
+                    let back = round_trip(pos);
+                    assert_eq!(back.to_feen(), pos.to_feen());
+                    assert!(back.same_identity(pos));
+                    assert_eq!(back.turn(), pos.turn());
+                }
                 for &m in pos.legal_moves().iter() {
                     assert_eq!(round_trip(&m), m);
                     let json = serde_json::to_string(&m).unwrap();

@@ -1,6 +1,8 @@
 //! Property tests on seeded random Xiongqi games.
 
-use chuhe::xiongqi::{Game, Move, Position, Role, Square};
+use chuhe::xiongqi::{Game, Move, Piece, Position, Role, SetupError, Square};
+use chuhe::{Location, Side};
+use chuhe_notation::Epin;
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -106,6 +108,67 @@ proptest! {
             other.generate_moves(&mut replies);
             let takes = replies.iter().any(|m| m.to() == terminal);
             assert_eq!(pos.is_check(), takes, "{pos:?}");
+        });
+    }
+}
+
+/// Could some game reach `pos` with one more `piece` in `owner`'s hand? Written from the rules
+/// text: a capture puts the victim unchanged into the capturer's hand (X5); capturing a
+/// terminal piece ends the game (X7), and generals turn into dragons together (X3). Counts are
+/// not limited (X8 accepts boards with more pieces of a kind than the start).
+fn one_more_is_reachable(pos: &Position, owner: Side, piece: Piece) -> bool {
+    let victim = piece.side;
+    if victim == owner {
+        return false;
+    }
+    let with_extra = |role: Role| {
+        (pos.role_bb(role) & pos.side_bb(victim)).count_ones()
+            + u32::from(pos.hand_count(owner, Piece::new(victim, role)))
+            + u32::from(role == piece.role)
+    };
+    if piece.role.is_terminal() {
+        // The victim's terminal pieces, board and hand, this one included.
+        let held = with_extra(Role::General) + with_extra(Role::Dragon);
+        let victim_on_board = pos.terminal(victim).is_some();
+        let mine = pos.terminal(owner).and_then(|s| pos.piece_at(s));
+        return !victim_on_board && held == 1 && mine.is_some_and(|m| m.role == piece.role);
+    }
+    true
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, .. ProptestConfig::default() })]
+
+    /// Hands hold exactly what captures can put there: at every position of random games, one
+    /// more piece of any kind (promoted ones, `+S`, dragons included), of either side, in
+    /// either hand, is read when a game could reach that, and refused at that hand when none
+    /// could.
+    #[test]
+    fn hands_hold_exactly_what_captures_can_put_there(seed in any::<u64>()) {
+        random_game(seed, 160, |g| {
+            let pos = g.position();
+            for owner in Side::BOTH {
+                for side in Side::BOTH {
+                    for role in Role::ALL {
+                        let piece = Piece::new(side, role);
+                        let mut feen = pos.to_feen_value();
+                        feen.hands[owner.index()].add(Epin::native(piece.pin()));
+                        let text = feen.to_string();
+                        let reachable = one_more_is_reachable(pos, owner, piece);
+                        match Position::from_feen(&text) {
+                            Ok(_) => assert!(reachable, "{text} read"),
+                            Err(SetupError::Invalid(e)) => {
+                                assert!(!reachable, "{text}: {e}");
+                                assert!(
+                                    e.problems.iter().all(|p| p.location == Location::Hand(owner)),
+                                    "{text}: {e}"
+                                );
+                            }
+                            Err(e) => panic!("{text}: {e}"),
+                        }
+                    }
+                }
+            }
         });
     }
 }

@@ -1,7 +1,7 @@
 //! One test per rule decision of `shared/docs/xiangqi-rules.md` (S1–S5, C1–C4), each with a
 //! hand-built position.
 
-use chuhe::xiangqi::{perft, Game, MoveNotation, Position, RuleSet};
+use chuhe::xiangqi::{perft, Game, MoveNotation, Position, RuleSet, SetupError};
 use chuhe::GamePosition;
 use chuhe::{Outcome, Side, Status};
 
@@ -64,6 +64,80 @@ fn s1_no_move_may_leave_the_general_attacked() {
 }
 
 #[test]
+fn s1_the_side_not_to_move_is_never_in_check() {
+    // Whatever attacks it, the general of the side that has just moved cannot be attacked
+    // (S1): such a FEN is refused, at the general's square. The teaching rules read it.
+    let cases = [
+        (
+            "4k4/9/9/9/9/9/9/9/4R4/3K5 w",
+            "e10",
+            "is attacked by the chariot on e2",
+        ),
+        (
+            "4k4/9/3N5/9/9/9/9/9/9/3K5 w",
+            "e10",
+            "is attacked by the horse on d8",
+        ),
+        (
+            "4k4/9/9/9/4P4/9/9/4C4/9/3K5 w",
+            "e10",
+            "is attacked by the cannon on e3",
+        ),
+        (
+            "4k4/4P4/9/9/9/9/9/9/9/3K5 w",
+            "e10",
+            "is attacked by the soldier on e9",
+        ),
+        (
+            "4k4/9/9/9/9/9/9/9/9/4K4 w",
+            "e10",
+            "faces the general on e1 on an open file",
+        ),
+        (
+            "4k4/9/3N5/9/9/9/9/9/9/R3K4 w",
+            "e10",
+            "is attacked by the horse on d8 and faces the general on e1 on an open file",
+        ),
+        (
+            "5k3/9/9/9/9/9/9/9/9/3Kr4 b",
+            "d1",
+            "is attacked by the chariot on e1",
+        ),
+        // Only the side to move is in check: ordinary positions.
+        ("3k5/9/9/9/9/9/9/9/9/3RK4 b", "", ""),
+        ("4k4/9/9/9/9/9/9/9/4r4/3K5 w", "", ""),
+    ];
+    for (fen, general, how) in cases {
+        let fen = format!("{fen} - - 0 1");
+        let read = Position::from_text(&fen, RuleSet::Standard);
+        let capture = Position::from_text(&fen, RuleSet::Capture).expect(&fen);
+        if general.is_empty() {
+            assert!(read.is_ok(), "{fen}: {read:?}");
+            continue;
+        }
+        let side = if fen.contains(" w") { "Black" } else { "Red" };
+        let err = match read {
+            Err(SetupError::Invalid(e)) => e,
+            other => panic!("{fen}: {other:?}"),
+        };
+        assert_eq!(err.problems.len(), 1, "{fen}: {err}");
+        assert_eq!(err.problems[0].location.to_string(), general);
+        assert!(
+            err.problems[0].message.starts_with(&format!(
+                "the side not to move ({side}) is in check: its general on {general} {how}"
+            )),
+            "{fen}: {err}"
+        );
+        // The same, colours and ranks swapped: the other side's general, the mirrored square.
+        let mirrored = capture.mirrored().to_fen();
+        let err = Position::from_text(&mirrored, RuleSet::Standard)
+            .expect_err(&mirrored)
+            .to_string();
+        assert!(err.contains("the side not to move"), "{mirrored}: {err}");
+    }
+}
+
+#[test]
 fn s2_checkmate_and_stalemate_lose_for_the_side_to_move() {
     let g = standard("R3k4/8R/9/9/9/9/9/9/9/3K5 b - - 0 1");
     assert!(g.is_check());
@@ -96,7 +170,20 @@ fn s3_repetition_perpetual_check_loses_otherwise_draw() {
     // The fold count is a parameter.
     let mut pos =
         Position::from_text("4k4/9/9/9/R8/9/9/9/9/3K5 w - - 0 1", RuleSet::Standard).unwrap();
-    pos.set_repetition_fold(4);
+    pos.set_repetition_fold(4).unwrap();
+    // Every count below 2 is refused and changes nothing; every other one is taken as given.
+    for fold in 0..=u8::MAX {
+        let mut p = pos.clone();
+        match p.set_repetition_fold(fold) {
+            Ok(()) => assert!(fold >= 2 && p.repetition_fold() == fold, "{fold}"),
+            Err(e) => {
+                assert!(fold < 2, "{fold}: {e}");
+                assert_eq!(e.fold, fold);
+                assert_eq!(p, pos);
+                assert!(e.to_string().contains("at least 2"), "{e}");
+            }
+        }
+    }
     let mut g = Game::from_position(pos);
     play(&mut g, "a6a5 e10e9 a5a6 e9e10 a6a5 e10e9 a5a6 e9e10");
     assert_eq!(g.outcome(), None);
@@ -118,7 +205,7 @@ fn s4_a_hundred_plies_without_capture_draw() {
 
 #[test]
 fn s5_no_chariot_horse_cannon_or_soldier_is_a_draw() {
-    let g = standard("3k5/4a4/9/9/9/9/9/9/4A4/3K2B2 w - - 0 1");
+    let g = standard("4k4/4a4/9/9/9/9/9/9/4A4/3K2B2 w - - 0 1");
     assert_eq!(g.outcome(), Some(Outcome::draw(Status::Insufficient)));
     // The last attacking piece taken: the general takes the checking soldier.
     let mut g = standard("3k5/9/9/9/9/9/9/9/4p4/4K4 w - - 0 1");
@@ -150,8 +237,17 @@ fn c2_facing_generals_may_fly_and_capture() {
         let back = Position::from_text(&text, RuleSet::Capture).unwrap();
         assert!(back.same_identity(g.position()), "{text}");
     }
-    // Under standard rules such a position is a check; nothing flies.
-    let g = standard("4k4/9/9/9/9/9/9/9/9/R3K4 w - - 0 1");
+    // Under standard rules the facing generals are a check on the side not to move, which no
+    // game reaches: the position is refused; and nothing flies.
+    let err = Position::from_text("4k4/9/9/9/9/9/9/9/9/R3K4 w - - 0 1", RuleSet::Standard)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("faces the general on e1"), "{err}");
+    let g = Game::from_position(
+        capture("4k4/9/9/9/9/9/9/9/9/R3K4 w - - 0 1")
+            .position()
+            .with_rules(RuleSet::Standard),
+    );
     assert!(!moves_from(&g, "e1").contains(&"e1e10".to_string()));
 }
 
@@ -276,4 +372,203 @@ fn crowded_positions_list_every_move() {
     let listed = pos.legal_moves().len() as u64;
     assert_eq!(pos.count_moves(), listed);
     assert!(listed > 120, "{listed}");
+}
+
+/// The FEN reader's error for `fen` under the standard rules, as text.
+fn fen_error(fen: &str) -> String {
+    Position::from_text(fen, RuleSet::Standard)
+        .expect_err(fen)
+        .to_string()
+}
+
+const START_PLACEMENT: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR";
+
+#[test]
+fn fen_zero_is_never_a_count_of_empty_points() {
+    // A 0 wherever it stands in the placement: before or after a piece, a digit or a '/'.
+    for (i, _) in START_PLACEMENT.char_indices() {
+        let fen = format!(
+            "{}0{} w - - 0 1",
+            &START_PLACEMENT[..i],
+            &START_PLACEMENT[i..]
+        );
+        assert_eq!(
+            fen_error(&fen),
+            format!(
+                "invalid FEN at offset {i}: '0' is not a valid count of empty points: \
+                 a count is one digit from 1 to 9"
+            )
+        );
+    }
+}
+
+#[test]
+fn fen_errors_quote_the_whole_character() {
+    // Any character that is not a piece letter, wherever it stands, is quoted whole (not as
+    // the first byte of its UTF-8 form), at its byte offset.
+    for c in ['è', 'ß', '帥', '😀', 'x', '\u{301}', '\u{7}'] {
+        for (i, _) in START_PLACEMENT.char_indices() {
+            let fen = format!(
+                "{}{c}{} w - - 0 1",
+                &START_PLACEMENT[..i],
+                &START_PLACEMENT[i..]
+            );
+            assert_eq!(
+                fen_error(&fen),
+                format!(
+                    "invalid FEN at offset {i}: '{}' is not a Xiangqi piece (letters k a b n r c p, or e h)",
+                    c.escape_debug()
+                ),
+                "{fen}"
+            );
+        }
+    }
+}
+
+/// `1 ranks`, `1 points`…: a count of one with a plural noun.
+fn singular_with_plural(message: &str) -> Option<String> {
+    let words: Vec<&str> = message
+        .split(|c: char| c.is_whitespace() || c == '(')
+        .collect();
+    words.windows(2).find_map(|w| {
+        let plural = ["ranks", "points", "pieces", "squares", "generals"];
+        (w[0] == "1"
+            && plural
+                .iter()
+                .any(|p| w[1].trim_end_matches([',', ';', ')']) == *p))
+        .then(|| format!("{} {}", w[0], w[1]))
+    })
+}
+
+#[test]
+fn fen_errors_count_in_words() {
+    // Every cut of the placement, and every rank one point short: one rank, one point.
+    for (i, _) in START_PLACEMENT.char_indices().skip(1) {
+        let err = fen_error(&format!("{} w - - 0 1", &START_PLACEMENT[..i]));
+        assert_eq!(singular_with_plural(&err), None, "{err}");
+    }
+    assert_eq!(
+        fen_error("rnbakabnr w"),
+        "invalid FEN at offset 9: the placement ends after 1 rank and 9 points of the last; \
+         expected 10 ranks of 9"
+    );
+    assert_eq!(
+        fen_error("1/9/9/9/9/9/9/9/9/9 w"),
+        "invalid FEN at offset 1: rank 10 has 1 point; every rank has 9"
+    );
+    for rank in ["1", "r", "8", "r7", "1r6"] {
+        let fen = START_PLACEMENT.replacen("9", rank, 1);
+        let err = fen_error(&format!("{fen} w - - 0 1"));
+        assert_eq!(singular_with_plural(&err), None, "{err}");
+    }
+}
+
+#[test]
+fn fen_move_number_and_clock_are_never_clamped() {
+    let fen = |clocks: &str| format!("{START_PLACEMENT} w - - {clocks}");
+    assert_eq!(
+        fen_error(&fen("0 4294967295")),
+        "invalid FEN at offset 68: the move number must be from 1 to 2147483648, found 4294967295"
+    );
+    assert_eq!(
+        fen_error(&fen("0 0")),
+        "invalid FEN at offset 68: the move number must be from 1 to 2147483648, found 0"
+    );
+    assert_eq!(
+        fen_error(&fen("4294967296 1")),
+        "invalid FEN at offset 66: the half-move clock must be from 0 to 4294967295, found 4294967296"
+    );
+    assert_eq!(
+        fen_error(&fen("+3 1")),
+        "invalid FEN at offset 66: expected the half-move clock (digits), found '+3'"
+    );
+    assert_eq!(
+        fen_error(&fen("0 01")),
+        "invalid FEN at offset 68: the move number is written without leading zeros, found '01'"
+    );
+    // The extremes that fit, for either side to move, come back as they were.
+    for turn in ["w", "b"] {
+        let text = format!("{START_PLACEMENT} {turn} - - 4294967295 2147483648");
+        let pos = Position::from_text(&text, RuleSet::Standard).unwrap();
+        assert_eq!(pos.to_fen(), text);
+        assert_eq!(pos.halfmove(), u32::MAX);
+    }
+}
+
+#[test]
+fn feen_hands_hold_only_what_captures_can_put_there() {
+    const START_BOARD: &str = "rheag^aehr/9/1c5c1/s1s1s1s1s/9/9/S1S1S1S1S/1C5C1/9/RHEAG^AEHR";
+    // Refused under both rule sets, at the hand, with the reason.
+    let both = [
+        (
+            format!("{START_BOARD} S/ X/x"),
+            "first hand: 'S' is Red's own: a captured piece goes unchanged to the capturer's \
+             hand, so Red's hand holds only Black's pieces",
+        ),
+        (
+            format!("{START_BOARD} /c X/x"),
+            "second hand: 'c' is Black's own: a captured piece goes unchanged to the capturer's \
+             hand, so Black's hand holds only Red's pieces",
+        ),
+        (
+            "3g^5/9/9/9/9/9/9/9/9/4G^4 6S/ X/x".to_string(),
+            "first hand: '6S' is Red's own: a captured piece goes unchanged to the capturer's \
+             hand, so Red's hand holds only Black's pieces",
+        ),
+    ];
+    for (feen, problem) in &both {
+        for rules in [RuleSet::Standard, RuleSet::Capture] {
+            match Position::from_text(feen, rules) {
+                Err(SetupError::Invalid(e)) => {
+                    assert_eq!(e.problems.len(), 1, "{feen}: {e}");
+                    assert_eq!(e.problems[0].to_string(), *problem, "{feen}");
+                }
+                other => panic!("{feen}: {other:?}"),
+            }
+        }
+    }
+    // A general in a hand: never under the standard rules; under the teaching rules only when
+    // the game ended by its capture (C3): its side has none on the board, the capturer has its
+    // own.
+    let generals = [
+        (
+            "3g^5/9/9/9/9/9/9/9/9/4G^4 g^/ X/x",
+            "first hand: 'g^': Black's general is still on the board",
+        ),
+        (
+            "9/9/9/9/9/9/9/9/9/4G^4 2g^/ x/X",
+            "first hand: '2g^': Black has only one general",
+        ),
+        (
+            "9/9/9/9/9/9/9/9/9/9 g^/ x/X",
+            "first hand: 'g^': capturing a general ends the game (C3), so Red's general cannot \
+             be missing from the board too",
+        ),
+    ];
+    for (feen, problem) in generals {
+        let err = Position::from_text(feen, RuleSet::Capture).expect_err(feen);
+        assert!(err.to_string().ends_with(problem), "{feen}: {err}");
+    }
+    for feen in [
+        "9/9/9/9/9/9/9/9/9/4G^4 g^/ x/X",
+        "4G^4/9/9/9/9/9/9/9/9/R8 g^/ x/X",
+    ] {
+        let pos = Position::from_text(feen, RuleSet::Capture).expect(feen);
+        assert_eq!(pos.to_feen(), feen);
+        let err = Position::from_text(feen, RuleSet::Standard)
+            .expect_err(feen)
+            .to_string();
+        assert!(
+            err.contains("'g^': a general is never captured under the standard rules (S1)"),
+            "{err}"
+        );
+    }
+    // What captures leave is read: every piece of the other side, as many as it has.
+    let all = "3g^5/9/9/9/9/9/9/9/9/4G^4 5s2a2c2e2h2r/5S2A2C2E2H2R X/x";
+    assert_eq!(
+        Position::from_text(all, RuleSet::Standard)
+            .unwrap()
+            .to_feen(),
+        all
+    );
 }

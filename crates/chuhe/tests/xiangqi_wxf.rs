@@ -251,7 +251,7 @@ fn advisors_and_elephants_on_one_file_keep_the_file() {
         &[("d1e2", "A6+5"), ("d3e2", "A6-5")],
     );
     check(
-        "3a1k3/9/3a5/9/9/9/9/9/9/4K3r b - - 0 1",
+        "3a1k2r/9/3a5/9/9/9/9/9/9/4K4 b - - 0 1",
         &[("d10e9", "A4+5"), ("d8e9", "A4-5")],
     );
     check(
@@ -325,7 +325,7 @@ fn tandem_piece_moving_toward_the_edge_keeps_its_file() {
     );
     // Two soldiers, the front one on the last rank: the rear one advancing writes its file.
     check(
-        "3kP4/9/9/4P4/9/9/9/9/9/4K4 w - - 0 1",
+        "4P4/3k5/9/4P4/9/9/9/9/9/4K4 w - - 0 1",
         &[("e7e8", "P5+1"), ("e10f10", "P+=4")],
     );
 }

@@ -1055,7 +1055,7 @@ const HAND_BUILT: [&str; 9] = [
     // Dragons with chariots and cannons on their lines.
     "2d^5/1e2c3/8/2C1s3/1S3+s2/4E3/2c5/3D^4 / X/x",
     // Empresses and cannons with screens, North to move, with hands.
-    "r2e1g^2/8/c2+S1s2/8/3C2E1/1+s6/8/1G^4R1 2sh/b x/X",
+    "r2e1g^2/8/c2+S1s2/8/3C2E1/1+s6/8/1G^4R1 2sh/B x/X",
     // Soldiers about to cross the river, horses with blocked legs.
     "1h2g^3/8/2h5/1s1s1s2/1S1S1HS1/1H6/8/3G^4 / X/x",
     // The only blocker between the generals is a crossed soldier that can capture sideways
@@ -1066,6 +1066,32 @@ const HAND_BUILT: [&str; 9] = [
     // The same with North to move: most North moves leave South stalemated.
     "7g^/7r/8/8/8/+s7/C+s6/G^C+s5 / x/X",
 ];
+
+/// Do `south`'s pieces on the board and in `hand` fit in a starting set (2 chariots, horses,
+/// bears and cannons, 1 advisor, 8 soldiers), each piece beyond it counting as a promoted
+/// soldier?
+fn within_starting_set(b: &Board, hand: &[Man], south: bool) -> bool {
+    let pieces: Vec<&Man> = b
+        .iter()
+        .flatten()
+        .flatten()
+        .chain(hand)
+        .filter(|m| m.south == south)
+        .collect();
+    let n = |k: Kind| pieces.iter().filter(|m| m.kind == k).count() as u32;
+    let beyond = [
+        (Kind::Chariot, 2),
+        (Kind::Horse, 2),
+        (Kind::Bear, 2),
+        (Kind::Cannon, 2),
+        (Kind::Advisor, 1),
+        (Kind::Empress, 0),
+    ]
+    .iter()
+    .map(|&(k, start)| n(k).saturating_sub(start))
+    .sum::<u32>();
+    n(Kind::Soldier) + beyond <= 8
+}
 
 /// A random position that X8 accepts: one terminal each (both generals not facing, or both
 /// dragons), soldiers marked `+` exactly across the river, small hands of enemy pieces.
@@ -1125,6 +1151,11 @@ fn random_position(rng: &mut SmallRng) -> String {
                     kind,
                     crossed: kind == Kind::Soldier && rng.gen_bool(0.5),
                 });
+            }
+            // Captured pieces and those on the board are at most a side's starting set, where
+            // only soldiers can have become other pieces (X2): a hand beyond it is unreachable.
+            if !within_starting_set(&b, hand, i == 1) {
+                hand.clear();
             }
         }
         let turn = if rng.gen_bool(0.5) { "X/x" } else { "x/X" };

@@ -132,6 +132,72 @@ fn x5_captured_pieces_go_unchanged_to_the_hand_and_are_never_dropped() {
 }
 
 #[test]
+fn x5_hands_hold_only_what_captures_can_put_there() {
+    // Refused, at the hand, with the reason.
+    let cases = [
+        // One's own piece: captures go to the capturer's hand unchanged.
+        (
+            "rhbag^bhr/2c2c2/ssssssss/8/8/SSSSSSSS/2C2C2/RHBAG^BHR S/ X/x",
+            "first hand: 'S' is first's own: a captured piece goes unchanged to the capturer's \
+             hand (X5), so first's hand holds only second's pieces",
+        ),
+        (
+            "3g^4/8/8/8/8/8/8/4G^3 /s X/x",
+            "second hand: 's' is second's own: a captured piece goes unchanged to the \
+             capturer's hand (X5), so second's hand holds only first's pieces",
+        ),
+        // A terminal piece still on the board, twice captured, or its capturer gone too.
+        (
+            "3g^4/8/8/8/8/8/8/4G^3 g^/ x/X",
+            "first hand: 'g^': second's terminal piece is still on the board (d8)",
+        ),
+        (
+            "8/8/8/8/8/8/8/4G^3 2g^/ x/X",
+            "first hand: '2g^': second has only one terminal piece",
+        ),
+        (
+            "8/8/8/8/8/8/8/8 g^/ x/X",
+            "first hand: 'g^': capturing a terminal piece ends the game (X7), so first's cannot \
+             be missing from the board too",
+        ),
+        // Generals and dragons change together (X3): a general is taken by a general, a
+        // dragon by a dragon.
+        (
+            "8/8/8/8/8/8/8/4D^3 g^/ x/X",
+            "first hand: 'g^': a captured general means first's terminal piece was a general \
+             too (generals turn into dragons together, X3), but first's is a dragon",
+        ),
+        (
+            "3d^4/8/8/8/8/8/8/8 /G^ X/x",
+            "second hand: 'G^': a captured general means second's terminal piece was a general \
+             too (generals turn into dragons together, X3), but second's is a dragon",
+        ),
+    ];
+    for (feen, problem) in cases {
+        match Position::from_feen(feen) {
+            Err(chuhe::SetupError::Invalid(e)) => {
+                assert_eq!(e.problems.len(), 1, "{feen}: {e}");
+                assert_eq!(e.problems[0].to_string(), problem, "{feen}");
+            }
+            other => panic!("{feen}: {other:?}"),
+        }
+    }
+    // Reachable hands are read: promoted soldiers and +S unchanged (three chariots, two
+    // empresses, a crossed soldier: four of second's soldiers), a dragon taken by a dragon, a
+    // general by a general.
+    for feen in [
+        "3g^4/8/8/8/8/8/8/4G^3 3r2e+s/ X/x",
+        "3g^4/4ssss/8/8/8/8/8/4G^3 3r2e+s/ X/x",
+        "8/8/8/8/8/8/8/4D^3 d^/ x/X",
+        "4g^3/8/8/8/8/8/8/8 /G^ X/x",
+        "r2e1g^2/8/c2+S1s2/8/3C2E1/1+s6/8/1G^4R1 2sh/B x/X",
+    ] {
+        let pos = Position::from_feen(feen).unwrap_or_else(|e| panic!("{feen}: {e}"));
+        assert_eq!(pos.to_feen(), feen);
+    }
+}
+
+#[test]
 fn x6_repetitive_moves_are_illegal_and_lose_when_played() {
     let mut g = Game::new();
     for m in ["a1-a2", "a8-a7", "a2-a1", "a7-a8"] {

@@ -146,14 +146,10 @@ impl GamePosition for Position {
     }
 
     fn set_repetition_fold(&mut self, fold: u8) -> Result<(), RuleOptionError> {
-        if fold < 2 {
-            return Err(RuleOptionError {
-                game: self.rules().name(),
-                message: format!("the repetition count must be at least 2, not {fold}"),
-            });
-        }
-        Position::set_repetition_fold(self, fold);
-        Ok(())
+        Position::set_repetition_fold(self, fold).map_err(|e| RuleOptionError {
+            game: self.rules().name(),
+            message: e.to_string(),
+        })
     }
 
     #[inline]

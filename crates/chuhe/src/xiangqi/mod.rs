@@ -15,6 +15,7 @@ pub use crate::MoveNotation;
 pub use bitboard::{file_bb, rank_bb, squares, Square, SquareIter};
 pub use game::Game;
 pub use position::Position;
+pub use position::RepetitionFoldError;
 pub use setup::looks_like_feen;
 pub use types::{Move, Piece, Role, RuleSet};
 

@@ -142,9 +142,23 @@ impl Position {
         self.fold
     }
 
-    /// Sets S3's fold count (at least 2).
-    pub fn set_repetition_fold(&mut self, fold: u8) {
-        self.fold = fold.max(2);
+    /// Sets S3's fold count: the game ends when a position occurs this many times. A count
+    /// below 2 is refused (a position always occurs once), and the position is unchanged.
+    ///
+    /// ```
+    /// use chuhe::xiangqi::Position;
+    /// let mut pos = Position::start();
+    /// assert!(pos.set_repetition_fold(4).is_ok());
+    /// assert_eq!(pos.repetition_fold(), 4);
+    /// assert!(pos.set_repetition_fold(1).is_err());
+    /// assert_eq!(pos.repetition_fold(), 4);
+    /// ```
+    pub fn set_repetition_fold(&mut self, fold: u8) -> Result<(), RepetitionFoldError> {
+        if fold < 2 {
+            return Err(RepetitionFoldError { fold });
+        }
+        self.fold = fold;
+        Ok(())
     }
 
     /// The same position under another rule set.
@@ -269,7 +283,13 @@ impl Position {
     /// Is `target` attacked by `attacker`'s pieces given `occ` and the attacker's pieces
     /// `theirs` (so a move can be tested before it is made)? The facing general counts (S1).
     #[inline(always)]
-    fn attacked_with(&self, target: Square, attacker: Side, occ: u128, theirs: u128) -> bool {
+    pub(crate) fn attacked_with(
+        &self,
+        target: Square,
+        attacker: Side,
+        occ: u128,
+        theirs: u128,
+    ) -> bool {
         let r = |role: Role| self.by_role[role.index()] & theirs;
         rook_attacks(target, occ) & r(Role::Chariot) != 0
             || cannon_captures(target, occ) & r(Role::Cannon) != 0
@@ -520,6 +540,14 @@ impl Position {
         m.set_turn(!self.turn);
         m
     }
+}
+
+/// A repetition fold count below 2, refused by [`Position::set_repetition_fold`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the repetition fold count must be at least 2 (a position occurring that many times ends the game), not {fold}")]
+pub struct RepetitionFoldError {
+    /// The count given.
+    pub fold: u8,
 }
 
 #[inline]

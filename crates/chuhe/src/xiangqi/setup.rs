@@ -2,13 +2,18 @@
 
 use std::fmt;
 
+use chuhe_notation::error::shorten;
 use chuhe_notation::{Feen, Side};
 
 use super::attacks::palace;
 use super::bitboard::{squares, Square};
+use super::notation::role_name;
 use super::position::Position;
 use super::types::{Piece, Role, RuleSet};
 use crate::setup_error::{FenSyntaxError, Location, PositionError, Problem, SetupError};
+
+/// The largest FEN move number: the position counts plies in a `u32`.
+const MAX_MOVE_NUMBER: u32 = 1 << 31;
 
 fn fen_err(offset: usize, message: impl Into<String>) -> SetupError {
     SetupError::Fen(FenSyntaxError {
@@ -42,7 +47,7 @@ impl Position {
         }
         if crate::text::is_keyword_like(text) {
             return Err(SetupError::UnknownKeyword {
-                word: crate::text::cut(text),
+                word: chuhe_notation::error::shorten(text).into_owned(),
                 formats: "FEN or FEEN",
             });
         }
@@ -57,18 +62,21 @@ impl Position {
     /// horse, `e` for the elephant, `r` for Red to move, and only the first two fields.
     pub fn from_fen(text: &str, rules: RuleSet) -> Result<Position, SetupError> {
         let mut pos = Position::empty(rules);
-        let bytes = text.as_bytes();
         let placement_end = text.find(' ').unwrap_or(text.len());
         let mut rank: i32 = 9;
         let mut file: u32 = 0;
         let mut run_start: Option<usize> = None;
-        for (i, &b) in bytes[..placement_end].iter().enumerate() {
-            match b {
-                b'/' => {
+        for (i, c) in text[..placement_end].char_indices() {
+            match c {
+                '/' => {
                     if file != 9 {
                         return Err(fen_err(
                             i,
-                            format!("rank {} has {file} points; every rank has 9", rank + 1),
+                            format!(
+                                "rank {} has {}; every rank has 9",
+                                rank + 1,
+                                counted(file, "point", "points")
+                            ),
                         ));
                     }
                     rank -= 1;
@@ -78,7 +86,11 @@ impl Position {
                     }
                     run_start = None;
                 }
-                b'1'..=b'9' => {
+                '0' => return Err(fen_err(
+                    i,
+                    "'0' is not a valid count of empty points: a count is one digit from 1 to 9",
+                )),
+                '1'..='9' => {
                     if run_start == Some(i.wrapping_sub(1)) {
                         return Err(fen_err(
                             i,
@@ -86,7 +98,7 @@ impl Position {
                         ));
                     }
                     run_start = Some(i);
-                    file += (b - b'0') as u32;
+                    file += c.to_digit(10).unwrap_or(0);
                     if file > 9 {
                         return Err(fen_err(
                             i,
@@ -95,14 +107,13 @@ impl Position {
                     }
                 }
                 _ => {
-                    let c = b as char;
                     let Some(role) = Role::from_fen_letter(c).filter(|_| c.is_ascii_alphabetic())
                     else {
                         return Err(fen_err(
                             i,
                             format!(
                                 "'{}' is not a Xiangqi piece (letters k a b n r c p, or e h)",
-                                c.escape_default()
+                                c.escape_debug()
                             ),
                         ));
                     };
@@ -128,8 +139,9 @@ impl Position {
             return Err(fen_err(
                 placement_end,
                 format!(
-                    "the placement ends after {} ranks and {file} points of the last; expected 10 ranks of 9",
-                    10 - rank
+                    "the placement ends after {} and {} of the last; expected 10 ranks of 9",
+                    counted((10 - rank) as u32, "rank", "ranks"),
+                    counted(file, "point", "points")
                 ),
             ));
         }
@@ -141,28 +153,49 @@ impl Position {
             Some((off, other)) => {
                 return Err(fen_err(
                     *off,
-                    format!("expected 'w' or 'b' for the side to move, found '{other}'"),
+                    format!(
+                        "expected 'w' or 'b' for the side to move, found '{}'",
+                        shorten(other)
+                    ),
                 ))
             }
         };
         if rest.len() > 5 {
             return Err(fen_err(rest[5].0, "too many fields: a FEN has at most 6"));
         }
-        let number = |k: usize| -> Result<Option<u32>, SetupError> {
-            match rest.get(k) {
-                None => Ok(None),
-                Some((off, t)) => t
-                    .parse::<u32>()
-                    .map(Some)
-                    .map_err(|_| fen_err(*off, format!("expected a number, found '{t}'"))),
+        // The clocks: plain decimal numbers, each written back by `to_fen` as it was read, so
+        // none is clamped: out of range is an error.
+        let number = |k: usize, what: &str, (min, max): (u32, u32)| -> Result<u32, SetupError> {
+            let Some(&(off, t)) = rest.get(k) else {
+                return Ok(min); // not given: 0 plies since a capture, move 1
+            };
+            if !t.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(fen_err(
+                    off,
+                    format!("expected {what} (digits), found '{}'", shorten(t)),
+                ));
+            }
+            if t.len() > 1 && t.starts_with('0') {
+                return Err(fen_err(
+                    off,
+                    format!(
+                        "{what} is written without leading zeros, found '{}'",
+                        shorten(t)
+                    ),
+                ));
+            }
+            match t.parse::<u32>() {
+                Ok(n) if (min..=max).contains(&n) => Ok(n),
+                _ => Err(fen_err(
+                    off,
+                    format!("{what} must be from {min} to {max}, found {}", shorten(t)),
+                )),
             }
         };
-        let halfmove = number(3)?.unwrap_or(0);
-        let fullmove = number(4)?.unwrap_or(1).max(1);
-        pos.halfmove = halfmove;
-        pos.ply = (fullmove - 1)
-            .saturating_mul(2)
-            .saturating_add(u32::from(turn == Side::Second));
+        pos.halfmove = number(3, "the half-move clock", (0, u32::MAX))?;
+        // The position counts plies in a u32: move numbers up to 2^31 fit, for either side.
+        let fullmove = number(4, "the move number", (1, MAX_MOVE_NUMBER))?;
+        pos.ply = (fullmove - 1) * 2 + u32::from(turn == Side::Second);
         pos.set_turn(turn);
         pos.validate()?;
         Ok(pos)
@@ -319,6 +352,10 @@ impl Position {
                 }
             }
         }
+        if let Some(problem) = self.idle_side_in_check() {
+            problems.push(problem);
+        }
+        self.hand_problems(&mut problems);
         if problems.is_empty() {
             Ok(())
         } else {
@@ -330,6 +367,105 @@ impl Position {
                 game: "Xiangqi",
                 problems,
             })
+        }
+    }
+
+    /// Under the standard rules no move may leave one's general attacked or facing the other
+    /// (S1), so the side that has just moved is never in check: a position where it is can
+    /// never be reached. The problem, naming the general and what attacks it.
+    fn idle_side_in_check(&self) -> Option<Problem> {
+        let (mover, idle) = (self.turn, !self.turn);
+        let generals =
+            |side: Side| self.by_role[Role::General.index()] & self.by_side[side.index()];
+        if self.rules != RuleSet::Standard
+            || generals(idle).count_ones() != 1
+            || generals(mover).count_ones() != 1
+        {
+            return None; // the teaching rules allow it; a missing general is reported already
+        }
+        let general = self.general(idle)?;
+        let occ = self.occupied();
+        let mut attackers = Vec::new();
+        let mut facing = None;
+        for sq in squares(self.by_side[mover.index()]) {
+            if !self.attacked_with(general, mover, occ, sq.bb()) {
+                continue;
+            }
+            match self.piece_at(sq).map(|p| p.role) {
+                Some(Role::General) => facing = Some(sq),
+                Some(role) => attackers.push(format!("the {} on {sq}", role_name(role))),
+                None => {}
+            }
+        }
+        let mut how = Vec::new();
+        if !attackers.is_empty() {
+            how.push(format!("is attacked by {}", attackers.join(" and ")));
+        }
+        if let Some(sq) = facing {
+            how.push(format!("faces the general on {sq} on an open file"));
+        }
+        if how.is_empty() {
+            return None;
+        }
+        let name = if idle == Side::First { "Red" } else { "Black" };
+        Some(Problem::new(
+            Location::Square(general.cell()),
+            format!(
+                "the side not to move ({name}) is in check: its general on {general} {}; \
+                 no legal move leads here (S1)",
+                how.join(" and ")
+            ),
+        ))
+    }
+
+    /// Hands that no game reaches. A capture puts the piece unchanged into the capturer's
+    /// hand, so a hand holds only the other side's pieces. Counts are not limited to the
+    /// starting set: boards with more pieces of a kind than the start are accepted, and a game
+    /// from such a board captures them into hands (a position chuhe writes always reads back).
+    /// A general is captured
+    /// only under the teaching rules, and that ends the game (C3): the captured side has no
+    /// general left on the board and the capturer still has its own.
+    fn hand_problems(&self, problems: &mut Vec<Problem>) {
+        for owner in [Side::First, Side::Second] {
+            let victim = !owner;
+            let (own_name, victim_name) = match owner {
+                Side::First => ("Red", "Black"),
+                Side::Second => ("Black", "Red"),
+            };
+            let mut report =
+                |message: String| problems.push(Problem::new(Location::Hand(owner), message));
+            for (piece, n) in self.hand(owner) {
+                let token = hand_token(piece, n);
+                if piece.side == owner {
+                    report(format!(
+                        "'{token}' is {own_name}'s own: a captured piece goes unchanged to the \
+                         capturer's hand, so {own_name}'s hand holds only {victim_name}'s pieces"
+                    ));
+                    continue;
+                }
+                let role = piece.role;
+                let on_board =
+                    (self.by_role[role.index()] & self.by_side[victim.index()]).count_ones();
+                if role == Role::General {
+                    if self.rules == RuleSet::Standard {
+                        report(format!(
+                            "'{token}': a general is never captured under the standard rules (S1)"
+                        ));
+                    } else if on_board > 0 {
+                        report(format!(
+                            "'{token}': {victim_name}'s general is still on the board"
+                        ));
+                    } else if n > 1 {
+                        report(format!("'{token}': {victim_name} has only one general"));
+                    } else if self.general(owner).is_none() {
+                        report(format!(
+                            "'{token}': capturing a general ends the game (C3), so {own_name}'s \
+                             general cannot be missing from the board too"
+                        ));
+                    }
+                    continue;
+                }
+            }
         }
     }
 
@@ -397,6 +533,21 @@ const ADVISOR_PT: [(u8, u8); 5] = [(3, 0), (5, 0), (4, 1), (3, 2), (5, 2)];
 const ELEPHANT_PT: [(u8, u8); 7] = [(2, 0), (6, 0), (0, 2), (4, 2), (8, 2), (2, 4), (6, 4)];
 static ADVISOR_POINTS: [u128; 2] = [point_set(0, &ADVISOR_PT), point_set(1, &ADVISOR_PT)];
 static ELEPHANT_POINTS: [u128; 2] = [point_set(0, &ELEPHANT_PT), point_set(1, &ELEPHANT_PT)];
+
+/// A hand item as FEEN writes it: `2r`, `G^`.
+fn hand_token(piece: Piece, n: u8) -> String {
+    let pin = piece.pin(false);
+    if n > 1 {
+        format!("{n}{pin}")
+    } else {
+        pin.to_string()
+    }
+}
+
+/// `1 point`, `2 points`.
+fn counted(n: u32, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
 
 fn fields_with_offsets(text: &str) -> Vec<(usize, &str)> {
     let mut out = Vec::new();

@@ -123,6 +123,73 @@ fn piece_of(epin: Epin) -> Result<Piece, String> {
     })
 }
 
+/// Hands that no game reaches. A capture puts the piece unchanged into the capturer's hand
+/// (X5), so a hand holds only the other side's pieces. A terminal piece is captured only by the
+/// move that ends the game (X7 1): its side has none left on the board, and the capturer still
+/// has its own, of the same kind (generals turn into dragons together, X3). Counts are not
+/// limited to the starting set: X8 accepts boards with more pieces of a kind than the start,
+/// and a game from such a board captures them into hands (a position chuhe writes always reads
+/// back).
+fn hand_problems(pos: &Position, problems: &mut Vec<Problem>) {
+    for owner in Side::BOTH {
+        let victim = !owner;
+        let (own, other) = (owner.as_str(), victim.as_str());
+        let mut report = |message: String| {
+            problems.push(Problem {
+                location: Location::Hand(owner),
+                message,
+            })
+        };
+        let held = |role: Role| u32::from(pos.hand_count(owner, Piece::new(victim, role)));
+        for (piece, n) in pos.hand(owner) {
+            if piece.side == owner {
+                report(format!(
+                    "'{}' is {own}'s own: a captured piece goes unchanged to the capturer's hand \
+                     (X5), so {own}'s hand holds only {other}'s pieces",
+                    hand_token(piece, n)
+                ));
+            }
+        }
+        for role in [Role::General, Role::Dragon] {
+            let n = held(role);
+            if n == 0 {
+                continue;
+            }
+            let token = hand_token(Piece::new(victim, role), n as u8);
+            let kind = name(role.letter());
+            if let Some(sq) = pos.terminal(victim) {
+                report(format!(
+                    "'{token}': {other}'s terminal piece is still on the board ({sq})"
+                ));
+            } else if held(Role::General) + held(Role::Dragon) > 1 {
+                report(format!("'{token}': {other} has only one terminal piece"));
+            } else {
+                match pos.terminal(owner).and_then(|sq| pos.piece_at(sq)) {
+                    None => report(format!(
+                        "'{token}': capturing a terminal piece ends the game (X7), so {own}'s \
+                         cannot be missing from the board too"
+                    )),
+                    Some(mine) if mine.role != role => report(format!(
+                        "'{token}': a captured {kind} means {own}'s terminal piece was a {kind} \
+                         too (generals turn into dragons together, X3), but {own}'s is a {}",
+                        name(mine.role.letter())
+                    )),
+                    Some(_) => {}
+                }
+            }
+        }
+    }
+}
+
+/// A hand item as FEEN writes it: `2r`, `g^`.
+fn hand_token(piece: Piece, n: u8) -> String {
+    if n > 1 {
+        format!("{n}{}", piece.pin())
+    } else {
+        piece.pin().to_string()
+    }
+}
+
 fn name(letter: char) -> &'static str {
     match letter {
         'G' => "general",
@@ -223,6 +290,7 @@ impl Position {
                 });
             }
         }
+        hand_problems(&pos, &mut problems);
         if !problems.is_empty() {
             return Err(PositionError {
                 game: "Xiongqi",
