@@ -449,8 +449,8 @@ fn fen_errors_count_in_words() {
     }
     assert_eq!(
         fen_error("rnbakabnr w"),
-        "invalid FEN at offset 9: the placement ends after 1 rank and 9 points of the last; \
-         expected 10 ranks of 9"
+        "invalid FEN at offset 9: the placement has 1 rank, the last with 9 points; \
+         expected 10 ranks of 9 points"
     );
     assert_eq!(
         fen_error("1/9/9/9/9/9/9/9/9/9 w"),

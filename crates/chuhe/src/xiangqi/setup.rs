@@ -139,7 +139,7 @@ impl Position {
             return Err(fen_err(
                 placement_end,
                 format!(
-                    "the placement ends after {} and {} of the last; expected 10 ranks of 9",
+                    "the placement has {}, the last with {}; expected 10 ranks of 9 points",
                     counted((10 - rank) as u32, "rank", "ranks"),
                     counted(file, "point", "points")
                 ),
