@@ -112,6 +112,35 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(16))]
+
+    /// `generate_captures` is `generate_moves` restricted to captures, and `attacks_from`
+    /// holds exactly the destinations a piece could capture on, own pieces' squares included.
+    #[test]
+    fn captures_and_attacks_agree_with_the_move_list(seed in any::<u64>()) {
+        random_game(seed, 120, |g| {
+            let pos = g.position();
+            let mut all = chuhe::xiongqi::MoveList::new();
+            pos.generate_moves(&mut all);
+            let mut captures = chuhe::xiongqi::MoveList::new();
+            pos.generate_captures(&mut captures);
+            let expected: Vec<Move> = all.iter().copied().filter(|&m| pos.is_capture(m)).collect();
+            assert_eq!(captures.to_vec(), expected, "{pos:?}");
+            // Every capture target is attacked from its origin; every attacked enemy square is
+            // a capture target.
+            for sq in chuhe::xiongqi::squares(pos.side_bb(pos.turn())) {
+                let attacked = pos.attacks_from(sq) & pos.side_bb(!pos.turn());
+                let targets = captures
+                    .iter()
+                    .filter(|m| m.from() == sq)
+                    .fold(0u64, |bb, m| bb | m.to().bb());
+                assert_eq!(attacked, targets, "{sq} in {pos:?}");
+            }
+        });
+    }
+}
+
 /// Could some game reach `pos` with one more `piece` in `owner`'s hand? Written from the rules
 /// text: a capture puts the victim unchanged into the capturer's hand (X5); capturing a
 /// terminal piece ends the game (X7), and generals turn into dragons together (X3). Counts are

@@ -116,6 +116,33 @@ proptest! {
         });
     }
 
+    /// `generate_captures` is `generate_moves` restricted to captures; `attacks_from` covers
+    /// every capture by the movement rules (legality aside).
+    #[test]
+    fn captures_and_attacks_agree_with_the_move_list(seed in any::<u64>(), capture in any::<bool>()) {
+        let rules = if capture { RuleSet::Capture } else { RuleSet::Standard };
+        random_game(seed, rules, 150, |g| {
+            let pos = g.position();
+            let mut all = chuhe::xiangqi::MoveList::new();
+            pos.generate_moves(&mut all);
+            let mut captures = chuhe::xiangqi::MoveList::new();
+            pos.generate_captures(&mut captures);
+            let expected: Vec<Move> = all.iter().copied().filter(|&m| pos.is_capture(m)).collect();
+            assert_eq!(captures.to_vec(), expected, "{pos:?}");
+            let pseudo = pos.with_rules(RuleSet::Capture);
+            let mut pseudo_moves = chuhe::xiangqi::MoveList::new();
+            pseudo.generate_captures(&mut pseudo_moves);
+            for sq in chuhe::xiangqi::squares(pos.side_bb(pos.turn())) {
+                let attacked = pos.attacks_from(sq) & pos.side_bb(!pos.turn());
+                let targets = pseudo_moves
+                    .iter()
+                    .filter(|m| m.from() == sq)
+                    .fold(0u128, |bb, m| bb | m.to().bb());
+                assert_eq!(attacked, targets, "{sq} in {pos:?}");
+            }
+        });
+    }
+
     #[test]
     fn mirroring_preserves_move_counts(seed in any::<u64>(), capture in any::<bool>()) {
         let rules = if capture { RuleSet::Capture } else { RuleSet::Standard };

@@ -12,6 +12,10 @@ mod wxf;
 pub use crate::perft::{divide, perft, perft_game};
 pub use crate::setup_error::{FenSyntaxError, Location, PositionError, Problem, SetupError};
 pub use crate::MoveNotation;
+pub use attacks::{
+    cannon_captures, elephant_attacks, file_attacks, horse_attacks, own_half, palace, rook_attacks,
+    ADVISOR_STEPS, GENERAL_STEPS, SOLDIER_STEPS,
+};
 pub use bitboard::{file_bb, rank_bb, squares, Square, SquareIter};
 pub use game::Game;
 pub use position::Position;

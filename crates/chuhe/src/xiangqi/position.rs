@@ -351,15 +351,16 @@ impl Position {
         !self.attacked_with(king, !us, occ, theirs)
     }
 
-    /// Visits every legal move: `visit(from, to_set)` gets each piece's legal destinations.
+    /// Visits every legal move to a point of `mask`: `visit(from, to_set)` gets each piece's
+    /// legal destinations within `mask`.
     #[inline(always)]
-    fn for_each_legal(&self, mut visit: impl FnMut(Square, u128)) {
+    fn for_each_legal(&self, mask: u128, mut visit: impl FnMut(Square, u128)) {
         let us = self.turn;
         let occ = self.occupied();
         if self.rules == RuleSet::Capture {
             for from in squares(self.by_side[us.index()]) {
                 let piece = Piece::from_index(self.board[from.index()] as usize);
-                visit(from, self.targets(from, piece, occ));
+                visit(from, self.targets(from, piece, occ) & mask);
             }
             return;
         }
@@ -370,7 +371,7 @@ impl Position {
         let zone = DANGER_ZONE[general.index()];
         for from in squares(self.by_side[us.index()]) {
             let piece = Piece::from_index(self.board[from.index()] as usize);
-            let targets = self.targets(from, piece, occ);
+            let targets = self.targets(from, piece, occ) & mask;
             if targets == 0 {
                 continue;
             }
@@ -392,17 +393,70 @@ impl Position {
     /// Appends the legal moves (S1 for `xiangqi`; every movement-valid move for
     /// `xiangqi-capture`, C1–C2). No game-end check.
     pub fn generate_moves(&self, list: &mut MoveList) {
-        self.for_each_legal(|from, targets| {
+        self.for_each_legal(u128::MAX, |from, targets| {
             for to in squares(targets) {
                 list.push(Move::new(from, to));
             }
         });
     }
 
+    /// Appends the legal captures: [`Position::generate_moves`] restricted to moves that take
+    /// a piece (for quiescence search).
+    ///
+    /// ```
+    /// use chuhe::xiangqi::{MoveList, Position};
+    /// let pos = Position::start();
+    /// let mut captures = MoveList::new();
+    /// pos.generate_captures(&mut captures);
+    /// assert_eq!(captures.len(), 2); // the cannons take the horses
+    /// ```
+    pub fn generate_captures(&self, list: &mut MoveList) {
+        self.for_each_legal(self.by_side[(!self.turn).index()], |from, targets| {
+            for to in squares(targets) {
+                list.push(Move::new(from, to));
+            }
+        });
+    }
+
+    /// The points the piece on `sq` attacks: where it could capture an enemy piece by the
+    /// movement rules, own pieces' points included (those it protects), the general's safety
+    /// aside. Empty for an empty point.
+    ///
+    /// ```
+    /// use chuhe::xiangqi::{Position, Square};
+    /// let pos = Position::start();
+    /// let cannon: Square = "b3".parse().unwrap();
+    /// // Over Black's cannon on b8 (the screen) onto the horse on b10.
+    /// assert!(pos.attacks_from(cannon) & "b10".parse::<Square>().unwrap().bb() != 0);
+    /// ```
+    pub fn attacks_from(&self, sq: Square) -> u128 {
+        let Some(piece) = self.piece_at(sq) else {
+            return 0;
+        };
+        let side = piece.side.index();
+        let occ = self.occupied();
+        let i = sq.index();
+        match piece.role {
+            Role::General => {
+                let mut t = GENERAL_STEPS[side][i];
+                if self.rules == RuleSet::Capture {
+                    t |= file_attacks(sq, occ) & self.pieces(!piece.side, Role::General);
+                }
+                t
+            }
+            Role::Advisor => ADVISOR_STEPS[side][i],
+            Role::Elephant => elephant_attacks(side, sq, occ),
+            Role::Horse => horse_attacks(sq, occ),
+            Role::Chariot => rook_attacks(sq, occ),
+            Role::Cannon => cannon_captures(sq, occ),
+            Role::Soldier => SOLDIER_STEPS[side][i],
+        }
+    }
+
     /// The number of moves [`Position::generate_moves`] would produce.
     pub fn count_moves(&self) -> u64 {
         let mut n = 0u64;
-        self.for_each_legal(|_, targets| n += targets.count_ones() as u64);
+        self.for_each_legal(u128::MAX, |_, targets| n += targets.count_ones() as u64);
         n
     }
 

@@ -274,6 +274,64 @@ impl Position {
         }
     }
 
+    /// Appends the captures among [`Position::generate_moves`] (with their promotion choices):
+    /// for quiescence search.
+    ///
+    /// ```
+    /// use chuhe::xiongqi::{MoveList, Position};
+    /// let mut captures = MoveList::new();
+    /// Position::start().generate_captures(&mut captures);
+    /// assert_eq!(captures.len(), 2); // the cannons take the soldiers on c6 and f6
+    /// ```
+    pub fn generate_captures(&self, list: &mut MoveList) {
+        let side = self.turn;
+        let far = far_rank(side);
+        let enemy = self.by_side[(!side).index()];
+        for from in squares(self.by_side[side.index()]) {
+            let piece = Piece::from_index(self.board[from.index()] as usize);
+            let targets = self.targets(from, piece) & enemy;
+            for to in squares(targets) {
+                list.push(Move::raw(from, to, 7));
+                if piece.role.is_soldier() && far & to.bb() != 0 {
+                    for code in 0..6 {
+                        list.push(Move::raw(from, to, code));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The squares the piece on `sq` attacks: where it could capture an enemy piece by the
+    /// movement rules, own pieces' squares included (those it protects). Empty for an empty
+    /// square.
+    ///
+    /// ```
+    /// use chuhe::xiongqi::{Position, Square};
+    /// let pos = Position::start();
+    /// let horse: Square = "b1".parse().unwrap();
+    /// // Through the free leg b2 onto a3 and c3, where its own soldiers stand.
+    /// assert_eq!(pos.attacks_from(horse).count_ones(), 2);
+    /// ```
+    pub fn attacks_from(&self, sq: Square) -> u64 {
+        let Some(piece) = self.piece_at(sq) else {
+            return 0;
+        };
+        let occ = self.occupied();
+        let side = piece.side.index();
+        let i = sq.index();
+        match piece.role {
+            Role::General => ORTHOGONAL_STEPS[i],
+            Role::Dragon | Role::Chariot => rook_attacks(sq, occ),
+            Role::Advisor => DIAGONAL_STEPS[i],
+            Role::Bear => bishop_attacks(sq, occ),
+            Role::Cannon => cannon_captures(sq, occ),
+            Role::Horse => horse_attacks(sq, occ),
+            Role::Empress => rook_attacks(sq, occ) | KNIGHT_LEAPS[i],
+            Role::Soldier => SOLDIER_STEPS[side][i],
+            Role::CrossedSoldier => CROSSED_SOLDIER_STEPS[side][i],
+        }
+    }
+
     /// The number of moves [`Position::generate_moves`] would produce, without listing them.
     #[inline]
     pub fn count_moves(&self) -> u64 {
