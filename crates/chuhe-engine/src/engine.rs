@@ -1,0 +1,696 @@
+//! The engine façade, apart from any protocol: choose a game, set a position (a typed error
+//! leaves the previous one), search with limits, receive the lines and the best move
+//! through a callback, stop.
+//!
+//! ```
+//! use chuhe_engine::{Engine, Limits};
+//! use chuhe::GameKind;
+//! let mut engine = Engine::new(GameKind::Xiangqi);
+//! engine.set_position("start", &["h3e3", "h10g8"]).unwrap();
+//! let best = engine.search(Limits::depth(3)).unwrap();
+//! assert!(engine.legal_moves().contains(best.best.as_ref().unwrap()));
+//! // A bad move is refused and the position stays as it was.
+//! assert!(engine.set_position("start", &["h3h4x"]).is_err());
+//! assert_eq!(engine.position_feen(), "rheag^ae1r/9/1c4hc1/s1s1s1s1s/9/9/S1S1S1S1S/1C2C4/9/RHEAG^AEHR / X/x");
+//! ```
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use chuhe::{
+    xiangqi, xiongqi, Game, GameKind, GamePosition, MoveError, MoveNotation, Outcome, SetupError,
+};
+
+use crate::game::SearchGame;
+use crate::limits::{Limits, TimeBudget};
+use crate::score::Score;
+use crate::search::{LineReport, SearchParams, Searcher, Shared, MAX_PLY};
+use crate::tt::Bound;
+
+/// Engine settings (the UCI options).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Transposition table size in MB (1–65536).
+    pub hash_mb: usize,
+    /// Search threads (1–256).
+    pub threads: usize,
+    /// Lines reported (1–64).
+    pub multipv: usize,
+    /// Strength from 0 (weakest) to 20 (full strength).
+    pub level: u8,
+    /// Time kept per move for the communication with the GUI.
+    pub move_overhead: Duration,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            hash_mb: 16,
+            threads: 1,
+            multipv: 1,
+            level: MAX_LEVEL,
+            move_overhead: Duration::from_millis(10),
+        }
+    }
+}
+
+/// Full strength.
+pub const MAX_LEVEL: u8 = 20;
+
+/// Whether a reported score is exact or a bound (after a failed aspiration window).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScoreBound {
+    /// The true score is at least this.
+    Lower,
+    /// The true score is at most this.
+    Upper,
+}
+
+/// One line of a search in progress.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchInfo {
+    /// Iteration depth.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Line number, from 1.
+    pub multipv: u32,
+    /// The score from the side to move's view.
+    pub score: Score,
+    /// Set when the score is only a bound.
+    pub bound: Option<ScoreBound>,
+    /// Nodes searched so far (all threads).
+    pub nodes: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Time since the search started.
+    pub time: Duration,
+    /// Permille of the transposition table written in this search.
+    pub hashfull: u32,
+    /// The line, in the engine's move notation.
+    pub pv: Vec<String>,
+}
+
+/// The result of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BestMove {
+    /// The move to play (`None` when the game is over).
+    pub best: Option<String>,
+    /// The expected reply.
+    pub ponder: Option<String>,
+    /// Its score.
+    pub score: Score,
+    /// The depth completed.
+    pub depth: u32,
+    /// Nodes searched (all threads).
+    pub nodes: u64,
+    /// Time spent.
+    pub time: Duration,
+    /// The principal variation, the best move first.
+    pub pv: Vec<String>,
+}
+
+/// What a running search tells its listener.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SearchEvent {
+    /// A line (after each iteration, or a bound after a failed aspiration).
+    Info(SearchInfo),
+    /// The search has ended.
+    BestMove(BestMove),
+}
+
+/// Why the engine refused a request; nothing changed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EngineError {
+    /// The position text is not a position of the game.
+    #[error("invalid position: {0}")]
+    Position(#[from] SetupError),
+    /// A move of the list is not legal there.
+    #[error("move {index} of the list: {error}")]
+    Move {
+        /// 1-based index in the list.
+        index: usize,
+        /// What is wrong with it.
+        error: MoveError,
+    },
+    /// A `searchmoves` entry is not a legal move.
+    #[error("search move: {0}")]
+    SearchMove(MoveError),
+    /// An option value out of range or of the wrong kind.
+    #[error("option {name}: {message}")]
+    Option {
+        /// The option.
+        name: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// The request needs the engine idle, but it is searching.
+    #[error("the engine is searching; stop it first")]
+    Busy,
+}
+
+type Listener = Box<dyn FnMut(SearchEvent) + Send>;
+
+/// The engine: a game, its position with history, the shared search state and options.
+pub struct Engine {
+    session: Box<dyn Session>,
+    shared: Arc<Shared>,
+    options: Options,
+    notation: MoveNotation,
+    running: Option<JoinHandle<BestMove>>,
+}
+
+impl Engine {
+    /// An engine for `kind`, at its start position, moves written as coordinates.
+    pub fn new(kind: GameKind) -> Engine {
+        let options = Options::default();
+        Engine {
+            session: new_session(kind),
+            shared: Arc::new(Shared::new(options.hash_mb)),
+            options,
+            notation: MoveNotation::Uci,
+            running: None,
+        }
+    }
+
+    /// The game being played.
+    pub fn game(&self) -> GameKind {
+        self.session.kind()
+    }
+
+    /// Switches to another game at its start position (the table is cleared).
+    pub fn set_game(&mut self, kind: GameKind) -> Result<(), EngineError> {
+        self.idle()?;
+        if !kind.notations().contains(&self.notation) {
+            self.notation = MoveNotation::Uci;
+        }
+        self.session = new_session(kind);
+        self.shared.tt.clear();
+        Ok(())
+    }
+
+    /// How moves are read and written (default: coordinates, [`MoveNotation::Uci`]).
+    pub fn move_notation(&self) -> MoveNotation {
+        self.notation
+    }
+
+    /// Reads and writes moves in `notation`, if the game has it.
+    pub fn set_move_notation(&mut self, notation: MoveNotation) -> Result<(), EngineError> {
+        if !self.game().notations().contains(&notation) {
+            return Err(EngineError::Option {
+                name: "notation".into(),
+                message: format!("{} has no {notation} notation", self.game()),
+            });
+        }
+        self.notation = notation;
+        Ok(())
+    }
+
+    /// Sets the position: `start` (or `startpos`), a FEEN, or a FEN where the game has one,
+    /// then `moves` in the engine's notation. On error the previous position stays.
+    pub fn set_position(&mut self, position: &str, moves: &[&str]) -> Result<(), EngineError> {
+        self.idle()?;
+        let position = match position.trim() {
+            "startpos" => "start",
+            other => other,
+        };
+        self.session.set_position(position, moves, self.notation)
+    }
+
+    /// The current position as FEEN.
+    pub fn position_feen(&self) -> String {
+        self.session.feen()
+    }
+
+    /// The legal moves of the current position (history included), sorted, in the engine's
+    /// notation.
+    pub fn legal_moves(&self) -> Vec<String> {
+        self.session.legal_moves(self.notation)
+    }
+
+    /// The result, if the game is over at the current position.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.session.outcome()
+    }
+
+    /// Writes a line of moves from the current position in another notation (moves that do
+    /// not follow are left out).
+    pub fn line_in(&self, line: &[String], notation: MoveNotation) -> Vec<String> {
+        self.session.line_in(line, self.notation, notation)
+    }
+
+    /// A new game: forgets the table.
+    pub fn new_game(&mut self) -> Result<(), EngineError> {
+        self.idle()?;
+        self.shared.tt.clear();
+        Ok(())
+    }
+
+    /// The settings.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Resizes the transposition table (1–65536 MB); the table is cleared.
+    pub fn set_hash(&mut self, megabytes: usize) -> Result<(), EngineError> {
+        self.idle()?;
+        check_range("Hash", megabytes, 1, 65_536)?;
+        self.options.hash_mb = megabytes;
+        self.shared = Arc::new(Shared::new(megabytes));
+        Ok(())
+    }
+
+    /// Search threads (1–256).
+    pub fn set_threads(&mut self, threads: usize) -> Result<(), EngineError> {
+        self.idle()?;
+        check_range("Threads", threads, 1, 256)?;
+        self.options.threads = threads;
+        Ok(())
+    }
+
+    /// Lines to report (1–64).
+    pub fn set_multipv(&mut self, lines: usize) -> Result<(), EngineError> {
+        self.idle()?;
+        check_range("MultiPV", lines, 1, 64)?;
+        self.options.multipv = lines;
+        Ok(())
+    }
+
+    /// Strength level, 0 (weakest) to 20 (full strength).
+    pub fn set_level(&mut self, level: usize) -> Result<(), EngineError> {
+        self.idle()?;
+        check_range("Skill Level", level, 0, MAX_LEVEL as usize)?;
+        self.options.level = level as u8;
+        Ok(())
+    }
+
+    /// Time kept per move for communication (0–5000 ms).
+    pub fn set_move_overhead(&mut self, ms: usize) -> Result<(), EngineError> {
+        self.idle()?;
+        check_range("Move Overhead", ms, 0, 5000)?;
+        self.options.move_overhead = Duration::from_millis(ms as u64);
+        Ok(())
+    }
+
+    /// Starts a search in the background; `listener` gets each line and, at the end, the
+    /// best move. Stop it with [`Engine::stop`]; collect it with [`Engine::wait`].
+    pub fn go(
+        &mut self,
+        limits: Limits,
+        listener: impl FnMut(SearchEvent) + Send + 'static,
+    ) -> Result<(), EngineError> {
+        self.idle()?;
+        self.shared.stop.store(false, Ordering::SeqCst);
+        let handle = self.session.spawn(
+            Arc::clone(&self.shared),
+            limits,
+            self.options.clone(),
+            self.notation,
+            Box::new(listener),
+        )?;
+        self.running = Some(handle);
+        Ok(())
+    }
+
+    /// Asks a running search to stop as soon as it can (it still reports its best move).
+    pub fn stop(&self) {
+        self.shared.stop.store(true, Ordering::SeqCst);
+    }
+
+    /// Is a search running (or finished but not yet collected)?
+    pub fn is_searching(&self) -> bool {
+        self.running.as_ref().is_some_and(|h| !h.is_finished())
+    }
+
+    /// Waits for the running search and returns its result (`None` when none was started).
+    pub fn wait(&mut self) -> Option<BestMove> {
+        self.running.take().and_then(|h| h.join().ok())
+    }
+
+    /// Searches and waits for the result.
+    pub fn search(&mut self, limits: Limits) -> Result<BestMove, EngineError> {
+        self.search_with(limits, |_| {})
+    }
+
+    /// Searches, giving each event to `listener`, and waits for the result.
+    pub fn search_with(
+        &mut self,
+        limits: Limits,
+        listener: impl FnMut(SearchEvent) + Send + 'static,
+    ) -> Result<BestMove, EngineError> {
+        self.go(limits, listener)?;
+        self.wait().ok_or(EngineError::Busy)
+    }
+
+    /// Refuses requests while a search runs; collects a finished one.
+    fn idle(&mut self) -> Result<(), EngineError> {
+        match &self.running {
+            Some(h) if !h.is_finished() => Err(EngineError::Busy),
+            Some(_) => {
+                self.wait();
+                Ok(())
+            }
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.stop();
+        self.wait();
+    }
+}
+
+fn check_range(name: &str, value: usize, min: usize, max: usize) -> Result<(), EngineError> {
+    if (min..=max).contains(&value) {
+        Ok(())
+    } else {
+        Err(EngineError::Option {
+            name: name.into(),
+            message: format!("{value} is out of range {min}..={max}"),
+        })
+    }
+}
+
+/// The one place that maps a game to the search of its position type.
+fn new_session(kind: GameKind) -> Box<dyn Session> {
+    match kind {
+        GameKind::Xiongqi => Box::new(GameSession::<xiongqi::Position>::new(())),
+        GameKind::Xiangqi => Box::new(GameSession::<xiangqi::Position>::new(
+            xiangqi::RuleSet::Standard,
+        )),
+        GameKind::XiangqiCapture => Box::new(GameSession::<xiangqi::Position>::new(
+            xiangqi::RuleSet::Capture,
+        )),
+    }
+}
+
+/// The game-specific half of the engine, behind an object-safe face.
+trait Session: Send {
+    fn kind(&self) -> GameKind;
+    fn set_position(
+        &mut self,
+        position: &str,
+        moves: &[&str],
+        notation: MoveNotation,
+    ) -> Result<(), EngineError>;
+    fn feen(&self) -> String;
+    fn outcome(&self) -> Option<Outcome>;
+    fn legal_moves(&self, notation: MoveNotation) -> Vec<String>;
+    fn line_in(&self, line: &[String], from: MoveNotation, to: MoveNotation) -> Vec<String>;
+    fn spawn(
+        &self,
+        shared: Arc<Shared>,
+        limits: Limits,
+        options: Options,
+        notation: MoveNotation,
+        listener: Listener,
+    ) -> Result<JoinHandle<BestMove>, EngineError>;
+}
+
+struct GameSession<P: SearchGame> {
+    config: P::Config,
+    game: Game<P>,
+}
+
+impl<P: SearchGame> GameSession<P> {
+    fn new(config: P::Config) -> Self {
+        GameSession {
+            config,
+            game: Game::start(config),
+        }
+    }
+}
+
+/// A line of moves written in `notation`, each from the position it is played in.
+fn write_line<P: GamePosition>(root: &P, line: &[P::Move], notation: MoveNotation) -> Vec<String> {
+    let mut pos = root.clone();
+    let mut out = Vec::with_capacity(line.len());
+    for &m in line {
+        if pos.check_move(m).is_err() {
+            break;
+        }
+        match pos.move_to_text(m, notation) {
+            Ok(t) => out.push(t),
+            Err(_) => break,
+        }
+        pos.play_unchecked(m);
+    }
+    out
+}
+
+impl<P: SearchGame> Session for GameSession<P> {
+    fn kind(&self) -> GameKind {
+        self.game.position().kind()
+    }
+
+    fn set_position(
+        &mut self,
+        position: &str,
+        moves: &[&str],
+        notation: MoveNotation,
+    ) -> Result<(), EngineError> {
+        let mut game = Game::<P>::from_text(position, self.config)?;
+        for (i, text) in moves.iter().enumerate() {
+            let m = game
+                .position()
+                .parse_move_as(text, notation)
+                .map_err(|error| EngineError::Move {
+                    index: i + 1,
+                    error,
+                })?;
+            game.play(m).map_err(|error| EngineError::Move {
+                index: i + 1,
+                error,
+            })?;
+        }
+        self.game = game;
+        Ok(())
+    }
+
+    fn feen(&self) -> String {
+        self.game.position().to_feen()
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.game.outcome()
+    }
+
+    fn legal_moves(&self, notation: MoveNotation) -> Vec<String> {
+        let pos = self.game.position();
+        let mut out: Vec<String> = self
+            .game
+            .legal_moves()
+            .iter()
+            .filter_map(|&m| pos.move_to_text(m, notation).ok())
+            .collect();
+        out.sort();
+        out
+    }
+
+    fn line_in(&self, line: &[String], from: MoveNotation, to: MoveNotation) -> Vec<String> {
+        let mut pos = self.game.position().clone();
+        let mut out = Vec::new();
+        for text in line {
+            let Ok(m) = pos.parse_move_as(text, from) else {
+                break;
+            };
+            let Ok(t) = pos.move_to_text(m, to) else {
+                break;
+            };
+            out.push(t);
+            pos.play_unchecked(m);
+        }
+        out
+    }
+
+    fn spawn(
+        &self,
+        shared: Arc<Shared>,
+        limits: Limits,
+        options: Options,
+        notation: MoveNotation,
+        mut listener: Listener,
+    ) -> Result<JoinHandle<BestMove>, EngineError> {
+        let game = self.game.clone();
+        let mut only = Vec::new();
+        for text in &limits.search_moves {
+            let m = game
+                .position()
+                .parse_move_as(text, notation)
+                .map_err(EngineError::SearchMove)?;
+            if game.is_repetitive(m) {
+                return Err(EngineError::SearchMove(MoveError::Syntax {
+                    text: text.clone(),
+                    reason: "it repeats an earlier move and position (X6)".into(),
+                }));
+            }
+            only.push(m);
+        }
+        Ok(std::thread::spawn(move || {
+            let result = run_search(
+                &game,
+                &only,
+                &shared,
+                &limits,
+                &options,
+                notation,
+                &mut listener,
+            );
+            listener(SearchEvent::BestMove(result.clone()));
+            result
+        }))
+    }
+}
+
+/// The whole search of one `go`: helper threads, the main thread, the choice of move.
+fn run_search<P: SearchGame>(
+    game: &Game<P>,
+    only: &[P::Move],
+    shared: &Shared,
+    limits: &Limits,
+    options: &Options,
+    notation: MoveNotation,
+    listener: &mut Listener,
+) -> BestMove {
+    let start = Instant::now();
+    shared.tt.new_search();
+    shared.nodes.store(0, Ordering::SeqCst);
+    let root = game.position().clone();
+    let weakened = options.level < MAX_LEVEL;
+    let mut max_depth = limits.depth.map_or(MAX_PLY as i32 - 8, |d| {
+        d.clamp(1, MAX_PLY as u32 - 8) as i32
+    });
+    if weakened {
+        max_depth = max_depth.min(1 + i32::from(options.level) / 2);
+    }
+    let params = SearchParams {
+        max_depth,
+        budget: TimeBudget::new(limits, root.turn(), options.move_overhead),
+        start,
+        node_limit: limits.nodes,
+        mate_limit: limits.mate,
+        multipv: if weakened {
+            options.multipv.max(4)
+        } else {
+            options.multipv
+        },
+        main_thread: true,
+    };
+    let hashfull_shared = shared;
+    let outcome = std::thread::scope(|scope| {
+        for _ in 1..options.threads {
+            let helper = SearchParams {
+                main_thread: false,
+                multipv: 1,
+                ..params.clone()
+            };
+            let game = game.clone();
+            scope.spawn(move || {
+                let mut s = Searcher::new(shared, helper, &game, only);
+                s.run(&mut |_| {});
+            });
+        }
+        let mut searcher = Searcher::new(shared, params.clone(), game, only);
+        let mut report = |line: &LineReport<P::Move>| {
+            if weakened && line.multipv > options.multipv {
+                return;
+            }
+            listener(SearchEvent::Info(info_of(
+                &root,
+                line,
+                hashfull_shared,
+                start,
+                notation,
+            )));
+        };
+        let outcome = searcher.run(&mut report);
+        shared.stop.store(true, Ordering::SeqCst);
+        let local = searcher.nodes();
+        (outcome, local)
+    });
+    let (outcome, _) = outcome;
+    let elapsed = start.elapsed();
+    let nodes = shared.nodes.load(Ordering::SeqCst).max(outcome.nodes);
+    let chosen = if weakened {
+        weakened_choice(&outcome.lines, options.level)
+    } else {
+        outcome.lines.first()
+    };
+    match chosen {
+        None => BestMove {
+            best: None,
+            ponder: None,
+            score: Score::Cp(0),
+            depth: 0,
+            nodes,
+            time: elapsed,
+            pv: Vec::new(),
+        },
+        Some(line) => {
+            let pv = write_line(&root, &line.pv, notation);
+            BestMove {
+                best: pv.first().cloned(),
+                ponder: pv.get(1).cloned(),
+                score: Score::from_internal(line.score),
+                depth: outcome.depth.max(1) as u32,
+                nodes,
+                time: elapsed,
+                pv,
+            }
+        }
+    }
+}
+
+fn info_of<P: GamePosition>(
+    root: &P,
+    line: &LineReport<P::Move>,
+    shared: &Shared,
+    start: Instant,
+    notation: MoveNotation,
+) -> SearchInfo {
+    let time = start.elapsed();
+    let nodes = shared.nodes.load(Ordering::Relaxed);
+    let nps = (nodes as f64 / time.as_secs_f64().max(1e-3)) as u64;
+    SearchInfo {
+        depth: line.depth.max(1) as u32,
+        seldepth: line.seldepth as u32,
+        multipv: line.multipv as u32,
+        score: Score::from_internal(line.score),
+        bound: match line.bound {
+            Bound::Exact => None,
+            Bound::Lower => Some(ScoreBound::Lower),
+            Bound::Upper => Some(ScoreBound::Upper),
+        },
+        nodes,
+        nps,
+        time,
+        hashfull: shared.tt.hashfull(),
+        pv: write_line(root, &line.pv, notation),
+    }
+}
+
+/// Below full strength: among the best few lines, a choice that gets worse and more random
+/// as the level drops (a loss of up to about 15 cp per level below 20).
+fn weakened_choice<M>(lines: &[LineReport<M>], level: u8) -> Option<&LineReport<M>> {
+    let top = lines.first()?;
+    let spread = i64::from(MAX_LEVEL - level) * 15;
+    // Noise seeded by the wall clock: each search chooses afresh.
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let mut seed = nanos ^ 0x9E37_79B9_7F4A_7C15 | 1;
+    let mut noise = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % (spread.max(1) as u64 + 1)) as i64
+    };
+    lines
+        .iter()
+        .filter(|l| i64::from(top.score) - i64::from(l.score) <= spread * 2)
+        .max_by_key(|l| i64::from(l.score) + noise())
+}

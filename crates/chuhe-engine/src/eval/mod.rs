@@ -1,0 +1,4 @@
+//! Static evaluation, one module per game.
+
+pub mod xiangqi;
+pub mod xiongqi;

@@ -1,0 +1,261 @@
+//! What the search asks of a game beyond chuhe's one face ([`GamePosition`]): its evaluation,
+//! piece values for move ordering, and its ending rules as the search applies them.
+//!
+//! The search ([`crate::search`]) is written once over [`SearchGame`]; each game implements
+//! it here, next to the rules it encodes, with its evaluation in [`crate::eval`].
+
+use chuhe::{xiangqi, xiongqi, GamePosition, Outcome};
+
+/// How the history of a game constrains play, as the search applies it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HistoryRule {
+    /// Xiongqi (X6): a move that repeats an earlier (move, resulting position) pair is
+    /// illegal; a repeated position is not in itself an end.
+    ForbiddenRepeat,
+    /// Standard Xiangqi (S3): a repeated position ends the game; the side that checked with
+    /// every move of the cycle loses (perpetual check), otherwise it is a draw.
+    PerpetualCheck,
+    /// No repetition rule (Xiangqi's teaching rules): the search scores a cycle as a draw,
+    /// since either side can keep repeating until the move limit.
+    None,
+}
+
+/// An end of the game seen from the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NodeOutcome {
+    /// The side to move has won.
+    Win,
+    /// The side to move has lost.
+    Loss,
+    /// Drawn.
+    Draw,
+}
+
+impl NodeOutcome {
+    /// An outcome from the point of view of the side to move, `turn`.
+    pub fn relative(outcome: Outcome, turn: chuhe::Side) -> NodeOutcome {
+        match outcome.winner {
+            None => NodeOutcome::Draw,
+            Some(w) if w == turn => NodeOutcome::Win,
+            Some(_) => NodeOutcome::Loss,
+        }
+    }
+}
+
+/// A game the engine can search.
+pub trait SearchGame: GamePosition {
+    /// The static evaluation in centipawns, from the side to move's point of view.
+    fn evaluate(&self) -> i32;
+    /// The value of the piece on `square` for move ordering and pruning (0 when empty; a
+    /// terminal piece is worth more than everything else together).
+    fn piece_value(&self, square: Self::Square) -> i32;
+    /// Appends the legal captures (with their promotion choices) to `out`.
+    fn captures_into(&self, out: &mut Self::Moves);
+    /// Does the opponent of the side to move attack `square`?
+    fn attacked_by_opponent(&self, square: Self::Square) -> bool;
+    /// Extra value a move gets beyond its capture: a promotion's gain (Xiongqi), else 0.
+    fn promotion_gain(&self, m: Self::Move) -> i32;
+    /// How the history constrains play in this position's rule set.
+    fn history_rule(&self) -> HistoryRule;
+    /// An end decided before the side to move plays, without looking at its moves (a
+    /// captured terminal piece, insufficient material, the move limit).
+    fn node_outcome(&self) -> Option<NodeOutcome>;
+    /// Can the side to move capture the opponent's terminal piece (and so win at once)?
+    /// Only in games without a check rule (Xiongqi, Xiangqi's teaching rules).
+    fn terminal_capturable(&self) -> bool;
+    /// The identity of a move for [`HistoryRule::ForbiddenRepeat`]: the moving piece and
+    /// the move.
+    fn move_key(&self, m: Self::Move) -> u32;
+    /// Can no earlier position recur after `m` (a capture, a soldier's forward step)?
+    fn is_irreversible(&self, m: Self::Move) -> bool;
+    /// Is passing (the null move) a safe guess here: the side to move has pieces besides
+    /// its terminal piece, advisors and soldiers, so that zugzwang is unlikely?
+    fn null_move_ok(&self) -> bool;
+    /// The same placement with the other side to move (the null move).
+    fn pass(&self) -> Self;
+}
+
+/// Value of a terminal piece for ordering: more than all other material together.
+pub const TERMINAL_VALUE: i32 = 20_000;
+
+impl SearchGame for xiongqi::Position {
+    #[inline]
+    fn evaluate(&self) -> i32 {
+        crate::eval::xiongqi::evaluate(self)
+    }
+
+    #[inline]
+    fn piece_value(&self, square: xiongqi::Square) -> i32 {
+        self.piece_at(square)
+            .map_or(0, |p| crate::eval::xiongqi::piece_value(p.role))
+    }
+
+    #[inline]
+    fn captures_into(&self, out: &mut xiongqi::MoveList) {
+        if !self.is_over_before_moving() {
+            self.generate_captures(out);
+        }
+    }
+
+    #[inline]
+    fn attacked_by_opponent(&self, square: xiongqi::Square) -> bool {
+        self.is_attacked(square, !self.turn())
+    }
+
+    #[inline]
+    fn promotion_gain(&self, m: xiongqi::Move) -> i32 {
+        match m.promotion() {
+            Some(role) => {
+                crate::eval::xiongqi::piece_value(role)
+                    - crate::eval::xiongqi::piece_value(xiongqi::Role::CrossedSoldier)
+            }
+            None => 0,
+        }
+    }
+
+    fn history_rule(&self) -> HistoryRule {
+        HistoryRule::ForbiddenRepeat
+    }
+
+    #[inline]
+    fn node_outcome(&self) -> Option<NodeOutcome> {
+        self.static_outcome()
+            .map(|o| NodeOutcome::relative(o, self.turn()))
+    }
+
+    #[inline]
+    fn terminal_capturable(&self) -> bool {
+        self.terminal(!self.turn())
+            .is_some_and(|t| self.is_attacked(t, self.turn()))
+    }
+
+    #[inline]
+    fn move_key(&self, m: xiongqi::Move) -> u32 {
+        let piece = self.piece_at(m.from()).map_or(0, |p| p.index() as u32 + 1);
+        (piece << 16) | u32::from(m.bits())
+    }
+
+    #[inline]
+    fn is_irreversible(&self, m: xiongqi::Move) -> bool {
+        // Captures lower the piece count for good; a soldier never steps back, but a crossed
+        // soldier's sideways step can be undone.
+        self.is_capture(m)
+            || self.piece_at(m.from()).is_some_and(|p| {
+                p.role == xiongqi::Role::Soldier
+                    || (p.role == xiongqi::Role::CrossedSoldier && m.from().file() == m.to().file())
+            })
+    }
+
+    fn null_move_ok(&self) -> bool {
+        use xiongqi::Role;
+        let own = self.side_bb(self.turn());
+        let big = self.role_bb(Role::Chariot)
+            | self.role_bb(Role::Cannon)
+            | self.role_bb(Role::Horse)
+            | self.role_bb(Role::Empress)
+            | self.role_bb(Role::Bear);
+        big & own != 0
+    }
+
+    fn pass(&self) -> xiongqi::Position {
+        self.with_turn(!self.turn())
+    }
+}
+
+impl SearchGame for xiangqi::Position {
+    #[inline]
+    fn evaluate(&self) -> i32 {
+        crate::eval::xiangqi::evaluate(self)
+    }
+
+    #[inline]
+    fn piece_value(&self, square: xiangqi::Square) -> i32 {
+        self.piece_at(square)
+            .map_or(0, |p| crate::eval::xiangqi::piece_value(p.role))
+    }
+
+    #[inline]
+    fn captures_into(&self, out: &mut xiangqi::MoveList) {
+        if self.static_outcome().is_none() {
+            self.generate_captures(out);
+        }
+    }
+
+    #[inline]
+    fn attacked_by_opponent(&self, square: xiangqi::Square) -> bool {
+        use xiangqi::Role;
+        let them = !self.turn();
+        let side = them.index();
+        let theirs = |role: Role| self.role_bb(role) & self.side_bb(them);
+        let i = square.index();
+        // `is_attacked` covers the pieces that can reach a general; advisors, elephants and
+        // the general's own steps guard the rest of their side.
+        self.is_attacked(square, them)
+            || xiangqi::ADVISOR_STEPS[side][i] & theirs(Role::Advisor) != 0
+            || xiangqi::GENERAL_STEPS[side][i] & theirs(Role::General) != 0
+            || xiangqi::elephant_attacks(side, square, self.occupied()) & theirs(Role::Elephant)
+                != 0
+    }
+
+    #[inline]
+    fn promotion_gain(&self, _m: xiangqi::Move) -> i32 {
+        0
+    }
+
+    fn history_rule(&self) -> HistoryRule {
+        match self.rules() {
+            xiangqi::RuleSet::Standard => HistoryRule::PerpetualCheck,
+            xiangqi::RuleSet::Capture => HistoryRule::None,
+        }
+    }
+
+    #[inline]
+    fn node_outcome(&self) -> Option<NodeOutcome> {
+        if let Some(o) = self.static_outcome() {
+            return Some(NodeOutcome::relative(o, self.turn()));
+        }
+        // S4: 100 plies without a capture draw, unless the side to move is checkmated.
+        if self.rules() == xiangqi::RuleSet::Standard && self.halfmove() >= 100 {
+            if self.is_check() && self.count_moves() == 0 {
+                return Some(NodeOutcome::Loss);
+            }
+            return Some(NodeOutcome::Draw);
+        }
+        None
+    }
+
+    #[inline]
+    fn terminal_capturable(&self) -> bool {
+        // Only the teaching rules let a general be attacked by the side to move; the flying
+        // capture counts (C2).
+        self.rules() == xiangqi::RuleSet::Capture
+            && self
+                .general(!self.turn())
+                .is_some_and(|g| self.is_attacked(g, self.turn()))
+    }
+
+    #[inline]
+    fn move_key(&self, m: xiangqi::Move) -> u32 {
+        let piece = self.piece_at(m.from()).map_or(0, |p| p.index() as u32 + 1);
+        (piece << 16) | u32::from(m.bits())
+    }
+
+    #[inline]
+    fn is_irreversible(&self, m: xiangqi::Move) -> bool {
+        self.is_capture(m)
+            || self.piece_at(m.from()).is_some_and(|p| {
+                p.role == xiangqi::Role::Soldier && m.from().file() == m.to().file()
+            })
+    }
+
+    fn null_move_ok(&self) -> bool {
+        use xiangqi::Role;
+        let big =
+            self.role_bb(Role::Chariot) | self.role_bb(Role::Cannon) | self.role_bb(Role::Horse);
+        big & self.side_bb(self.turn()) != 0
+    }
+
+    fn pass(&self) -> xiangqi::Position {
+        self.with_turn(!self.turn())
+    }
+}

@@ -1,0 +1,1003 @@
+//! The search, written once for every game: iterative deepening over a principal-variation
+//! alpha-beta search with aspiration windows, a shared transposition table, quiescence
+//! search, null-move pruning, late-move reductions and pruning, killer / history /
+//! countermove ordering, check extensions, MultiPV, and the games' history rules (Xiongqi's
+//! forbidden repetitions, Xiangqi's perpetual check) applied along the searched line.
+//!
+//! One [`Searcher`] runs on each thread; threads share the [`Shared`] state (Lazy SMP).
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+use chuhe::{Game, GameMove, GameSquare, MoveBuffer};
+
+use crate::game::{HistoryRule, NodeOutcome, SearchGame};
+use crate::limits::TimeBudget;
+use crate::score::{self, mate_in, mated_in, DRAW, INFINITE, MATE_BOUND};
+use crate::tt::{Bound, Entry, TranspositionTable};
+
+/// The deepest line the search follows.
+pub const MAX_PLY: usize = 128;
+
+/// What every search thread shares.
+pub struct Shared {
+    /// The transposition table.
+    pub tt: TranspositionTable,
+    /// Set to stop every thread.
+    pub stop: AtomicBool,
+    /// Nodes searched by all threads (updated in batches).
+    pub nodes: AtomicU64,
+}
+
+impl Shared {
+    /// Shared state with a table of `hash_mb` MB.
+    pub fn new(hash_mb: usize) -> Shared {
+        Shared {
+            tt: TranspositionTable::new(hash_mb),
+            stop: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+        }
+    }
+}
+
+/// How one search runs.
+#[derive(Clone, Debug)]
+pub struct SearchParams {
+    /// The deepest iteration.
+    pub max_depth: i32,
+    /// Time limits, measured from `start`.
+    pub budget: TimeBudget,
+    /// When the search started.
+    pub start: Instant,
+    /// Stop after this many nodes (all threads).
+    pub node_limit: Option<u64>,
+    /// Stop once a win in this many moves is proven.
+    pub mate_limit: Option<u32>,
+    /// Lines to search.
+    pub multipv: usize,
+    /// Is this the thread that decides (and checks the clock)?
+    pub main_thread: bool,
+}
+
+/// One line found by an iteration.
+#[derive(Clone, Debug)]
+pub struct LineReport<M> {
+    /// 1-based line number (MultiPV).
+    pub multipv: usize,
+    /// Iteration depth.
+    pub depth: i32,
+    /// Deepest ply reached.
+    pub seldepth: usize,
+    /// Score from the side to move's view (internal scale; see `score::Score`).
+    pub score: i32,
+    /// Whether the score is exact, a lower or an upper bound (after a failed aspiration).
+    pub bound: Bound,
+    /// The principal variation.
+    pub pv: Vec<M>,
+}
+
+/// The result of a search.
+#[derive(Clone, Debug)]
+pub struct SearchOutcome<M> {
+    /// The lines of the last completed iteration, best first.
+    pub lines: Vec<LineReport<M>>,
+    /// The depth last completed.
+    pub depth: i32,
+    /// Nodes searched by this thread.
+    pub nodes: u64,
+}
+
+#[derive(Clone, Debug)]
+struct RootMove<M> {
+    mv: M,
+    score: i32,
+    prev_score: i32,
+    pv: Vec<M>,
+    seldepth: usize,
+}
+
+/// One position of the searched line (game history included), for the history rules.
+#[derive(Clone, Copy, Debug, Default)]
+struct LineEntry {
+    /// Zobrist hash of the position.
+    hash: u64,
+    /// `SearchGame::move_key` of the move that led here (0 for the first and after a pass).
+    key: u32,
+    /// Is the side to move here in check (did the move that led here give check)?
+    check: bool,
+    /// Was the move that led here irreversible (or a pass)? No earlier position recurs.
+    irreversible: bool,
+}
+
+#[derive(Clone, Copy, Default)]
+struct PlyState<M> {
+    killers: [M; 2],
+    eval: i32,
+    mv: Option<M>,
+    null: bool,
+}
+
+/// Late-move reductions by depth and move number.
+fn reduction(depth: i32, moves: usize) -> i32 {
+    if depth < 3 || moves < 2 {
+        return 0;
+    }
+    let r = 0.75 + (depth as f64).ln() * (moves as f64).ln() / 2.25;
+    r as i32
+}
+
+const HISTORY_MAX: i32 = 16_384;
+
+/// The search of one thread.
+pub struct Searcher<'a, P: SearchGame> {
+    shared: &'a Shared,
+    params: SearchParams,
+    root: P,
+    root_moves: Vec<RootMove<P::Move>>,
+    line: Vec<LineEntry>,
+    root_line_len: usize,
+    stack: Vec<PlyState<P::Move>>,
+    pv: Vec<Vec<P::Move>>,
+    history: Vec<i32>,
+    counter: Vec<P::Move>,
+    buffers: Vec<Vec<(P::Move, i32)>>,
+    nodes: u64,
+    unreported_nodes: u64,
+    seldepth: usize,
+    stopped: bool,
+    rule: HistoryRule,
+    root_depth: i32,
+}
+
+impl<'a, P: SearchGame> Searcher<'a, P> {
+    /// A searcher for the current position of `game`, its history included; `only` limits
+    /// the root moves (empty: every legal move).
+    pub fn new(shared: &'a Shared, params: SearchParams, game: &Game<P>, only: &[P::Move]) -> Self {
+        let root = game.position().clone();
+        let mut legal = game.legal_moves();
+        if !only.is_empty() {
+            legal.retain(|m| only.contains(&m));
+        }
+        let root_moves = legal
+            .iter()
+            .map(|&mv| RootMove {
+                mv,
+                score: -INFINITE,
+                prev_score: -INFINITE,
+                pv: vec![mv],
+                seldepth: 0,
+            })
+            .collect();
+        let positions = game.positions();
+        let moves = game.moves();
+        let mut line = Vec::with_capacity(positions.len() + MAX_PLY + 2);
+        for (i, pos) in positions.iter().enumerate() {
+            let (key, irreversible) = if i == 0 {
+                (0, true)
+            } else {
+                let before = &positions[i - 1];
+                let m = moves[i - 1];
+                (before.move_key(m), before.is_irreversible(m))
+            };
+            line.push(LineEntry {
+                hash: pos.zobrist_hash(),
+                key,
+                check: pos.is_check(),
+                irreversible,
+            });
+        }
+        let count = <P::Square as GameSquare>::COUNT;
+        let root_line_len = line.len();
+        Searcher {
+            shared,
+            params,
+            rule: root.history_rule(),
+            root,
+            root_moves,
+            line,
+            root_line_len,
+            stack: vec![PlyState::default(); MAX_PLY + 4],
+            pv: vec![Vec::new(); MAX_PLY + 2],
+            history: vec![0; 2 * count * count],
+            counter: vec![P::Move::default(); count * count],
+            buffers: vec![Vec::new(); MAX_PLY + 2],
+            nodes: 0,
+            unreported_nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            root_depth: 0,
+        }
+    }
+
+    /// Nodes searched by this thread.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Runs iterative deepening; `report` gets every line of every completed iteration (and
+    /// of interrupted ones, marked by their bound). Returns the last completed iteration.
+    pub fn run(&mut self, report: &mut dyn FnMut(&LineReport<P::Move>)) -> SearchOutcome<P::Move> {
+        let mut completed: Vec<LineReport<P::Move>> = Vec::new();
+        let mut completed_depth = 0;
+        if self.root_moves.is_empty() {
+            return SearchOutcome {
+                lines: completed,
+                depth: 0,
+                nodes: 0,
+            };
+        }
+        let multipv = self.params.multipv.clamp(1, self.root_moves.len());
+        // A single legal move needs no thinking under a clock.
+        let single = self.root_moves.len() == 1 && self.params.budget.soft.is_some();
+        for depth in 1..=self.params.max_depth.max(1) {
+            self.root_depth = depth;
+            for rm in &mut self.root_moves {
+                rm.prev_score = rm.score;
+            }
+            let mut lines = Vec::with_capacity(multipv);
+            for pv_idx in 0..multipv {
+                self.seldepth = 0;
+                let prev = self.root_moves[pv_idx].prev_score;
+                let mut delta = 25;
+                let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_BOUND {
+                    ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
+                } else {
+                    (-INFINITE, INFINITE)
+                };
+                let mut bound;
+                loop {
+                    let score = self.root_search(depth, alpha, beta, pv_idx);
+                    self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                    if self.stopped {
+                        bound = Bound::Exact;
+                        break;
+                    }
+                    if score <= alpha {
+                        bound = Bound::Upper;
+                        beta = (alpha + beta) / 2;
+                        alpha = (score - delta).max(-INFINITE);
+                    } else if score >= beta {
+                        bound = Bound::Lower;
+                        beta = (score + delta).min(INFINITE);
+                    } else {
+                        bound = Bound::Exact;
+                        break;
+                    }
+                    if self.params.main_thread && depth > 1 {
+                        report(&self.line_report(pv_idx, depth, bound));
+                    }
+                    delta += delta / 2 + 5;
+                }
+                self.root_moves[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                if self.stopped {
+                    break;
+                }
+                lines.push(self.line_report(pv_idx, depth, bound));
+            }
+            if self.stopped {
+                // An interrupted iteration keeps what it found: the root moves are sorted
+                // with every finished result, so the first is the best move known.
+                let best = self.line_report(0, completed_depth.max(1), Bound::Exact);
+                match completed.first_mut() {
+                    Some(first) => {
+                        first.pv = best.pv;
+                        first.score = best.score;
+                    }
+                    None => completed.push(best),
+                }
+                break;
+            }
+            for l in &lines {
+                report(l);
+            }
+            completed = lines;
+            completed_depth = depth;
+            if self.params.main_thread && self.iteration_limits_reached(depth, single) {
+                break;
+            }
+        }
+        SearchOutcome {
+            lines: completed,
+            depth: completed_depth,
+            nodes: self.nodes,
+        }
+    }
+
+    fn line_report(&self, pv_idx: usize, depth: i32, bound: Bound) -> LineReport<P::Move> {
+        let rm = &self.root_moves[pv_idx];
+        let score = match (rm.score, rm.prev_score) {
+            (s, _) if s > -INFINITE => s,
+            (_, p) if p > -INFINITE => p,
+            _ => DRAW, // nothing finished yet: no opinion
+        };
+        LineReport {
+            multipv: pv_idx + 1,
+            depth,
+            seldepth: rm.seldepth.max(1),
+            score,
+            bound,
+            pv: rm.pv.clone(),
+        }
+    }
+
+    /// Limits checked between iterations (main thread): soft time, mate found.
+    fn iteration_limits_reached(&self, depth: i32, single: bool) -> bool {
+        if single && depth >= 4 {
+            return true;
+        }
+        let best = self.root_moves[0].score;
+        if let Some(n) = self.params.mate_limit {
+            if best >= MATE_BOUND && (score::MATE - best + 1) / 2 <= n as i32 {
+                return true;
+            }
+        }
+        if let Some(soft) = self.params.budget.soft {
+            let elapsed = self.params.start.elapsed();
+            // The next iteration takes longer than all before it: start it only with time.
+            if elapsed >= soft.mul_f64(0.6) {
+                return true;
+            }
+        }
+        false
+    }
+
+    // ----- limits ---------------------------------------------------------------------
+
+    #[inline]
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        self.unreported_nodes += 1;
+        if self.unreported_nodes >= 1024 {
+            self.poll();
+        }
+    }
+
+    fn poll(&mut self) {
+        let total = self
+            .shared
+            .nodes
+            .fetch_add(self.unreported_nodes, Ordering::Relaxed)
+            + self.unreported_nodes;
+        self.unreported_nodes = 0;
+        if self.shared.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+            return;
+        }
+        if !self.params.main_thread || self.root_depth <= 1 {
+            return;
+        }
+        let over_nodes = self.params.node_limit.is_some_and(|n| total >= n);
+        let over_time = self
+            .params
+            .budget
+            .hard
+            .is_some_and(|h| self.params.start.elapsed() >= h);
+        if over_nodes || over_time {
+            self.shared.stop.store(true, Ordering::Relaxed);
+            self.stopped = true;
+        }
+    }
+
+    // ----- history rules --------------------------------------------------------------
+
+    /// Would the move with `key`, reaching `child_hash`, repeat an earlier (move, position)
+    /// pair of the line (Xiongqi X6)?
+    fn forbidden(&self, key: u32, child_hash: u64) -> bool {
+        for e in self.line.iter().rev() {
+            if e.hash == child_hash && e.key == key {
+                return true;
+            }
+            if e.irreversible {
+                break;
+            }
+        }
+        false
+    }
+
+    /// The score of the current node (the last of the line) if it repeats an earlier
+    /// position and the game's rules say what that means.
+    fn repetition_score(&self, ply: usize) -> Option<i32> {
+        let n = self.line.len();
+        let current = self.line[n - 1];
+        if current.irreversible || self.rule == HistoryRule::ForbiddenRepeat {
+            return None;
+        }
+        let mut i = n - 1;
+        let mut earlier_matches = 0;
+        // Walk back over reversible moves only, two plies at a time (same side to move).
+        loop {
+            if self.line[i].irreversible || i < 2 || self.line[i - 1].irreversible {
+                return None;
+            }
+            i -= 2;
+            if self.line[i].hash != current.hash {
+                continue;
+            }
+            let in_search = i + 1 >= self.root_line_len;
+            earlier_matches += 1;
+            // Inside the search one repetition ends the line; before the root the game's
+            // own count must be reached.
+            if !in_search && earlier_matches < 2 {
+                continue;
+            }
+            return Some(match self.rule {
+                HistoryRule::PerpetualCheck => self.judge_cycle(i, ply),
+                _ => DRAW,
+            });
+        }
+    }
+
+    /// S3 for the cycle from line position `from` to the current one: the side that gave
+    /// check with every move of the cycle, while the other did not, loses.
+    fn judge_cycle(&self, from: usize, ply: usize) -> i32 {
+        let n = self.line.len();
+        // Moves leading to positions n-1, n-3, … were the opponent's; n-2, n-4, … ours.
+        let mut theirs_all_check = true;
+        let mut ours_all_check = true;
+        for j in from + 1..n {
+            let check = self.line[j].check;
+            if (n - 1 - j) % 2 == 0 {
+                theirs_all_check &= check;
+            } else {
+                ours_all_check &= check;
+            }
+        }
+        match (ours_all_check, theirs_all_check) {
+            (false, true) => mate_in(ply),
+            (true, false) => mated_in(ply),
+            _ => DRAW,
+        }
+    }
+
+    fn push_line(&mut self, entry: LineEntry) {
+        self.line.push(entry);
+    }
+
+    fn pop_line(&mut self) {
+        self.line.pop();
+    }
+
+    // ----- move ordering --------------------------------------------------------------
+
+    #[inline]
+    fn history_index(&self, pos: &P, m: P::Move) -> usize {
+        let count = <P::Square as GameSquare>::COUNT;
+        (pos.turn().index() * count + m.from().index()) * count + m.to().index()
+    }
+
+    #[inline]
+    fn counter_index(m: P::Move) -> usize {
+        m.from().index() * <P::Square as GameSquare>::COUNT + m.to().index()
+    }
+
+    fn score_moves(
+        &self,
+        pos: &P,
+        moves: &[P::Move],
+        tt_move: Option<P::Move>,
+        ply: usize,
+        out: &mut Vec<(P::Move, i32)>,
+    ) {
+        out.clear();
+        let killers = self.stack[ply].killers;
+        let counter = if ply > 0 {
+            self.stack[ply - 1]
+                .mv
+                .map(|pm| self.counter[Self::counter_index(pm)])
+        } else {
+            None
+        };
+        for &m in moves {
+            let s = if Some(m) == tt_move {
+                1 << 29
+            } else {
+                let victim = pos.piece_value(m.to());
+                let gain = pos.promotion_gain(m);
+                if victim > 0 || gain > 0 {
+                    let attacker = pos.piece_value(m.from());
+                    (1 << 26) + (victim + gain) * 16 - attacker / 16
+                } else if m == killers[0] {
+                    (1 << 25) + 2
+                } else if m == killers[1] {
+                    (1 << 25) + 1
+                } else if Some(m) == counter {
+                    1 << 25
+                } else {
+                    self.history[self.history_index(pos, m)]
+                }
+            };
+            out.push((m, s));
+        }
+    }
+
+    /// Moves the best-scored remaining move to `i` and returns it.
+    #[inline]
+    fn pick(list: &mut [(P::Move, i32)], i: usize) -> (P::Move, i32) {
+        let mut best = i;
+        for j in i + 1..list.len() {
+            if list[j].1 > list[best].1 {
+                best = j;
+            }
+        }
+        list.swap(i, best);
+        list[i]
+    }
+
+    fn update_quiet_stats(
+        &mut self,
+        pos: &P,
+        best: P::Move,
+        tried: &[P::Move],
+        depth: i32,
+        ply: usize,
+    ) {
+        let bonus = (depth * depth * 8).min(1200);
+        let idx = self.history_index(pos, best);
+        Self::age(&mut self.history[idx], bonus);
+        for &m in tried {
+            if m != best {
+                let idx = self.history_index(pos, m);
+                Self::age(&mut self.history[idx], -bonus);
+            }
+        }
+        let killers = &mut self.stack[ply].killers;
+        if killers[0] != best {
+            killers[1] = killers[0];
+            killers[0] = best;
+        }
+        if ply > 0 {
+            if let Some(pm) = self.stack[ply - 1].mv {
+                self.counter[Self::counter_index(pm)] = best;
+            }
+        }
+    }
+
+    #[inline]
+    fn age(h: &mut i32, bonus: i32) {
+        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+    }
+
+    // ----- the search -----------------------------------------------------------------
+
+    fn root_search(&mut self, depth: i32, mut alpha: i32, beta: i32, pv_idx: usize) -> i32 {
+        let root = self.root.clone();
+        let mut best = -INFINITE;
+        self.stack[0].null = false;
+        self.stack[0].mv = None;
+        for i in pv_idx..self.root_moves.len() {
+            let m = self.root_moves[i].mv;
+            self.count_node();
+            let mut child = root.clone();
+            let key = root.move_key(m);
+            let irreversible = root.is_irreversible(m);
+            child.play_unchecked(m);
+            let gives_check = child.is_check();
+            self.push_line(LineEntry {
+                hash: child.zobrist_hash(),
+                key,
+                check: gives_check,
+                irreversible,
+            });
+            self.stack[0].mv = Some(m);
+            let new_depth = depth - 1 + i32::from(gives_check);
+            let mut score;
+            if i == pv_idx {
+                score = -self.search(&child, new_depth, -beta, -alpha, 1, true, false);
+            } else {
+                let r = if depth >= 3 && !root.is_capture(m) && !gives_check && i > pv_idx + 3 {
+                    (reduction(depth, i - pv_idx) - 1).clamp(0, new_depth - 1)
+                } else {
+                    0
+                };
+                score = -self.search(&child, new_depth - r, -alpha - 1, -alpha, 1, false, true);
+                if score > alpha && r > 0 {
+                    score = -self.search(&child, new_depth, -alpha - 1, -alpha, 1, false, true);
+                }
+                if score > alpha && score < beta {
+                    score = -self.search(&child, new_depth, -beta, -alpha, 1, true, false);
+                }
+            }
+            self.pop_line();
+            if self.stopped {
+                return best;
+            }
+            let rm = &mut self.root_moves[i];
+            if i == pv_idx || score > alpha {
+                rm.score = score;
+                rm.seldepth = self.seldepth;
+                rm.pv.clear();
+                rm.pv.push(m);
+                rm.pv.extend_from_slice(&self.pv[1]);
+            } else {
+                rm.score = -INFINITE;
+            }
+            if score > best {
+                best = score;
+            }
+            if score > alpha {
+                alpha = score;
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    fn outcome_score(o: NodeOutcome, ply: usize) -> i32 {
+        match o {
+            NodeOutcome::Win => mate_in(ply),
+            NodeOutcome::Loss => mated_in(ply),
+            NodeOutcome::Draw => DRAW,
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &mut self,
+        pos: &P,
+        mut depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        pv_node: bool,
+        cut_node: bool,
+    ) -> i32 {
+        self.pv[ply].clear();
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        if let Some(o) = pos.node_outcome() {
+            return Self::outcome_score(o, ply);
+        }
+        if pos.terminal_capturable() {
+            return mate_in(ply + 1);
+        }
+        if let Some(s) = self.repetition_score(ply) {
+            return s;
+        }
+        if ply >= MAX_PLY - 1 {
+            return pos.evaluate();
+        }
+        // Mate-distance pruning.
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+        if depth <= 0 {
+            return self.qsearch(pos, alpha, beta, ply);
+        }
+        self.count_node();
+        if self.stopped {
+            return DRAW;
+        }
+
+        let key = pos.zobrist_hash();
+        let entry = self.shared.tt.probe(key);
+        let tt_move = entry
+            .and_then(|e| P::Move::from_bits(e.mv))
+            .filter(|&m| e_is_pseudo(pos, m));
+        if let Some(e) = entry {
+            let v = score::from_tt(e.score, ply);
+            if !pv_node
+                && e.depth >= depth
+                && match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => v >= beta,
+                    Bound::Upper => v <= alpha,
+                }
+            {
+                return v;
+            }
+        }
+
+        let in_check = pos.is_check();
+        let static_eval = if in_check {
+            -INFINITE
+        } else {
+            entry.map_or_else(|| pos.evaluate(), |e| e.eval)
+        };
+        self.stack[ply].eval = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].eval;
+
+        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+            // Reverse futility: far above beta with little depth left.
+            if depth <= 6 && static_eval - 85 * (depth - i32::from(improving)) >= beta {
+                return static_eval;
+            }
+            // Null move.
+            if depth >= 3 && static_eval >= beta && !self.stack[ply - 1].null && pos.null_move_ok()
+            {
+                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+                let child = pos.pass();
+                self.stack[ply].null = true;
+                self.stack[ply].mv = None;
+                self.push_line(LineEntry {
+                    hash: child.zobrist_hash(),
+                    key: 0,
+                    check: false,
+                    irreversible: true,
+                });
+                let v = -self.search(
+                    &child,
+                    depth - 1 - r,
+                    -beta,
+                    -beta + 1,
+                    ply + 1,
+                    false,
+                    !cut_node,
+                );
+                self.pop_line();
+                self.stack[ply].null = false;
+                if self.stopped {
+                    return DRAW;
+                }
+                if v >= beta {
+                    return if v >= MATE_BOUND { beta } else { v };
+                }
+            }
+        }
+        // Without a move from the table, search a little shallower (internal reduction).
+        if tt_move.is_none() && depth >= 4 {
+            depth -= 1;
+        }
+
+        let mut moves = P::Moves::default();
+        pos.legal_moves_into(&mut moves);
+        let mut list = std::mem::take(&mut self.buffers[ply]);
+        self.score_moves(pos, &moves, tt_move, ply, &mut list);
+        drop(moves);
+        self.stack[ply + 1].killers = [P::Move::default(); 2];
+
+        let mut best_score = -INFINITE;
+        let mut best_move: Option<P::Move> = None;
+        let mut searched = 0usize;
+        let mut quiets = [P::Move::default(); 64];
+        let mut quiet_count = 0;
+        let forbid = self.rule == HistoryRule::ForbiddenRepeat;
+
+        for i in 0..list.len() {
+            let (m, order) = Self::pick(&mut list, i);
+            let tactical = order >= 1 << 26;
+            let is_killerish = !tactical && order >= 1 << 25;
+            if !pv_node && !in_check && !tactical && best_score > -MATE_BOUND {
+                // Late-move pruning and futility pruning of quiet moves.
+                let lmp = 3 + (depth * depth) as usize * if improving { 2 } else { 1 };
+                if depth <= 5 && searched >= lmp {
+                    continue;
+                }
+                if depth <= 5 && static_eval + 90 + 110 * depth <= alpha && !is_killerish {
+                    continue;
+                }
+            }
+            let mut child = pos.clone();
+            let mkey = pos.move_key(m);
+            let irreversible = pos.is_irreversible(m);
+            child.play_unchecked(m);
+            let child_hash = child.zobrist_hash();
+            if forbid && !irreversible && self.forbidden(mkey, child_hash) {
+                continue;
+            }
+            let gives_check = child.is_check();
+            self.push_line(LineEntry {
+                hash: child_hash,
+                key: mkey,
+                check: gives_check,
+                irreversible,
+            });
+            self.stack[ply].mv = Some(m);
+            let extension = i32::from(gives_check && ply < 2 * self.root_depth as usize);
+            let new_depth = depth - 1 + extension;
+            let mut score;
+            if searched == 0 {
+                score = -self.search(&child, new_depth, -beta, -alpha, ply + 1, pv_node, false);
+            } else {
+                let mut r = 0;
+                if depth >= 3 && searched > usize::from(pv_node) && !tactical {
+                    r = reduction(depth, searched);
+                    r += i32::from(!pv_node) + i32::from(cut_node);
+                    r -= i32::from(improving) + i32::from(is_killerish);
+                    r -= i32::from(in_check || gives_check);
+                    r -= self.history[self.history_index(pos, m)] / 6000;
+                    r = r.clamp(0, (new_depth - 1).max(0));
+                }
+                score = -self.search(
+                    &child,
+                    new_depth - r,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    false,
+                    true,
+                );
+                if score > alpha && r > 0 {
+                    score = -self.search(
+                        &child,
+                        new_depth,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        false,
+                        !cut_node,
+                    );
+                }
+                if pv_node && score > alpha && score < beta {
+                    score = -self.search(&child, new_depth, -beta, -alpha, ply + 1, true, false);
+                }
+            }
+            self.pop_line();
+            if self.stopped {
+                self.buffers[ply] = list;
+                return DRAW;
+            }
+            searched += 1;
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    if pv_node {
+                        let (head, tail) = self.pv.split_at_mut(ply + 1);
+                        head[ply].clear();
+                        head[ply].push(m);
+                        head[ply].extend_from_slice(&tail[0]);
+                    }
+                    if score >= beta {
+                        if !tactical {
+                            self.update_quiet_stats(pos, m, &quiets[..quiet_count], depth, ply);
+                        }
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+            if !tactical && quiet_count < quiets.len() {
+                quiets[quiet_count] = m;
+                quiet_count += 1;
+            }
+        }
+        self.buffers[ply] = list;
+
+        if searched == 0 {
+            // No legal move: a loss in every game (checkmate, stalemate, X7 4).
+            return mated_in(ply);
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if pv_node && best_move.is_some() {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            key,
+            Entry {
+                mv: best_move.map_or(0, |m| m.bits()),
+                score: score::to_tt(best_score, ply),
+                eval: if in_check { 0 } else { static_eval },
+                depth,
+                bound,
+            },
+        );
+        best_score
+    }
+
+    fn qsearch(&mut self, pos: &P, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv[ply].clear();
+        self.count_node();
+        if self.stopped {
+            return DRAW;
+        }
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        if let Some(o) = pos.node_outcome() {
+            return Self::outcome_score(o, ply);
+        }
+        if pos.terminal_capturable() {
+            return mate_in(ply + 1);
+        }
+        if ply >= MAX_PLY - 1 {
+            return pos.evaluate();
+        }
+        let in_check = pos.is_check();
+        let key = pos.zobrist_hash();
+        let entry = self.shared.tt.probe(key);
+        if let Some(e) = entry {
+            let v = score::from_tt(e.score, ply);
+            if match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => v >= beta,
+                Bound::Upper => v <= alpha,
+            } {
+                return v;
+            }
+        }
+        let mut best;
+        let stand_pat;
+        if in_check {
+            best = -INFINITE;
+            stand_pat = -INFINITE;
+        } else {
+            stand_pat = entry.map_or_else(|| pos.evaluate(), |e| e.eval);
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best = stand_pat;
+        }
+        let mut moves = P::Moves::default();
+        if in_check {
+            pos.legal_moves_into(&mut moves);
+        } else {
+            pos.captures_into(&mut moves);
+        }
+        let mut list = std::mem::take(&mut self.buffers[ply]);
+        self.score_moves(pos, &moves, None, ply, &mut list);
+        drop(moves);
+        let forbid = self.rule == HistoryRule::ForbiddenRepeat;
+        let mut searched = 0;
+        for i in 0..list.len() {
+            let (m, _) = Self::pick(&mut list, i);
+            if !in_check {
+                let victim = pos.piece_value(m.to());
+                let gain = pos.promotion_gain(m);
+                // Delta pruning: even the captured piece cannot lift us to alpha.
+                if stand_pat + victim + gain + 150 <= alpha && victim < crate::game::TERMINAL_VALUE
+                {
+                    continue;
+                }
+                // A capture of a lesser piece on a defended square likely loses material.
+                let attacker = pos.piece_value(m.from());
+                if victim + gain + 50 < attacker && pos.attacked_by_opponent(m.to()) {
+                    continue;
+                }
+            }
+            let mut child = pos.clone();
+            let irreversible = pos.is_irreversible(m);
+            let mkey = pos.move_key(m);
+            child.play_unchecked(m);
+            if forbid && !irreversible && self.forbidden(mkey, child.zobrist_hash()) {
+                continue;
+            }
+            self.push_line(LineEntry {
+                hash: child.zobrist_hash(),
+                key: mkey,
+                check: false, // no repetition is judged below a quiescence node
+                irreversible,
+            });
+            let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
+            self.pop_line();
+            if self.stopped {
+                self.buffers[ply] = list;
+                return DRAW;
+            }
+            searched += 1;
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(m);
+                    head[ply].extend_from_slice(&tail[0]);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.buffers[ply] = list;
+        if in_check && searched == 0 {
+            return mated_in(ply);
+        }
+        best
+    }
+}
+
+/// Is the table's move one of this position's moves? (A hash collision may bring a move of
+/// another position; checking it keeps the search from playing nonsense.)
+#[inline]
+fn e_is_pseudo<P: SearchGame>(pos: &P, m: P::Move) -> bool {
+    pos.check_move(m).is_ok()
+}

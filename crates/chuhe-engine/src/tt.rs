@@ -1,0 +1,245 @@
+//! The transposition table, shared by every search thread without locks.
+//!
+//! Each entry is two atomic words: the key XOR the data, and the data. A torn write (two
+//! threads storing at once) makes the key check fail, so a reader never trusts a mixed
+//! entry. Entries sit in buckets of four; a store replaces the same position, else the
+//! shallowest or oldest entry of the bucket.
+
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+/// What a stored score means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The exact score.
+    Exact,
+    /// At least this score (a beta cut-off).
+    Lower,
+    /// At most this score (no move reached alpha).
+    Upper,
+}
+
+/// A stored search result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The best move's encoding (`GameMove::bits`), 0 when none.
+    pub mv: u16,
+    /// The score, mate scores relative to the node (see `score::to_tt`).
+    pub score: i32,
+    /// The static evaluation.
+    pub eval: i32,
+    /// The depth searched.
+    pub depth: i32,
+    /// What the score means.
+    pub bound: Bound,
+}
+
+const BUCKET: usize = 4;
+const DEPTH_OFFSET: i32 = 16;
+
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+/// The table.
+pub struct TranspositionTable {
+    slots: Vec<Slot>,
+    buckets: usize,
+    generation: AtomicU8,
+}
+
+fn pack(e: &Entry, generation: u8) -> u64 {
+    let bound = match e.bound {
+        Bound::Exact => 1u64,
+        Bound::Lower => 2,
+        Bound::Upper => 3,
+    };
+    let depth = (e.depth + DEPTH_OFFSET).clamp(0, 255) as u64;
+    (e.mv as u64)
+        | ((e.score as i16 as u16 as u64) << 16)
+        | ((e.eval as i16 as u16 as u64) << 32)
+        | (depth << 48)
+        | (bound << 56)
+        | (((generation & 63) as u64) << 58)
+}
+
+fn unpack(d: u64) -> Option<Entry> {
+    let bound = match (d >> 56) & 3 {
+        1 => Bound::Exact,
+        2 => Bound::Lower,
+        3 => Bound::Upper,
+        _ => return None,
+    };
+    Some(Entry {
+        mv: d as u16,
+        score: (d >> 16) as u16 as i16 as i32,
+        eval: (d >> 32) as u16 as i16 as i32,
+        depth: ((d >> 48) & 255) as i32 - DEPTH_OFFSET,
+        bound,
+    })
+}
+
+fn generation_of(d: u64) -> u8 {
+    ((d >> 58) & 63) as u8
+}
+
+impl TranspositionTable {
+    /// A table of about `megabytes` MB (at least one bucket).
+    pub fn new(megabytes: usize) -> TranspositionTable {
+        let bytes = megabytes.max(1).saturating_mul(1 << 20);
+        let buckets = (bytes / (16 * BUCKET)).max(1);
+        let mut slots = Vec::with_capacity(buckets * BUCKET);
+        slots.resize_with(buckets * BUCKET, Slot::default);
+        TranspositionTable {
+            slots,
+            buckets,
+            generation: AtomicU8::new(0),
+        }
+    }
+
+    /// The size in MB.
+    pub fn megabytes(&self) -> usize {
+        (self.slots.len() * 16) >> 20
+    }
+
+    /// Forgets everything.
+    pub fn clear(&self) {
+        for s in &self.slots {
+            s.check.store(0, Ordering::Relaxed);
+            s.data.store(0, Ordering::Relaxed);
+        }
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Starts a new search: older entries become the first to be replaced.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn bucket(&self, key: u64) -> &[Slot] {
+        let i = ((key as u128 * self.buckets as u128) >> 64) as usize;
+        &self.slots[i * BUCKET..(i + 1) * BUCKET]
+    }
+
+    /// The entry for `key`, if stored.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        for s in self.bucket(key) {
+            let data = s.data.load(Ordering::Relaxed);
+            if s.check.load(Ordering::Relaxed) ^ data == key {
+                return unpack(data);
+            }
+        }
+        None
+    }
+
+    /// Stores a result for `key`. A result without a move keeps the stored move.
+    #[inline]
+    pub fn store(&self, key: u64, mut entry: Entry) {
+        let generation = self.generation.load(Ordering::Relaxed) & 63;
+        let bucket = self.bucket(key);
+        let mut victim = 0;
+        let mut worst = i32::MAX;
+        for (i, s) in bucket.iter().enumerate() {
+            let data = s.data.load(Ordering::Relaxed);
+            let stored_key = s.check.load(Ordering::Relaxed) ^ data;
+            if stored_key == key || unpack(data).is_none() {
+                if let Some(old) = unpack(data).filter(|_| stored_key == key) {
+                    // Keep a deeper exact result of the same position from this search.
+                    if entry.mv == 0 {
+                        entry.mv = old.mv;
+                    }
+                    if old.depth > entry.depth + 3
+                        && old.bound == Bound::Exact
+                        && entry.bound != Bound::Exact
+                        && generation_of(data) == generation
+                    {
+                        return;
+                    }
+                }
+                victim = i;
+                break;
+            }
+            let age = (generation.wrapping_sub(generation_of(data)) & 63) as i32;
+            let value = unpack(data).map_or(-100, |e| e.depth) - 8 * age;
+            if value < worst {
+                worst = value;
+                victim = i;
+            }
+        }
+        let data = pack(&entry, generation);
+        let s = &bucket[victim];
+        s.check.store(key ^ data, Ordering::Relaxed);
+        s.data.store(data, Ordering::Relaxed);
+    }
+
+    /// Permille of a sample of entries written in this search (UCI `hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        let generation = self.generation.load(Ordering::Relaxed) & 63;
+        let sample = self.slots.len().min(1000);
+        let used = self.slots[..sample]
+            .iter()
+            .filter(|s| {
+                let d = s.data.load(Ordering::Relaxed);
+                unpack(d).is_some() && generation_of(d) == generation
+            })
+            .count();
+        (used * 1000 / sample.max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_read_back_exactly() {
+        let tt = TranspositionTable::new(1);
+        let e = Entry {
+            mv: 0x1234,
+            score: -30_990,
+            eval: 123,
+            depth: 17,
+            bound: Bound::Lower,
+        };
+        tt.store(42, e);
+        assert_eq!(tt.probe(42), Some(e));
+        assert_eq!(tt.probe(43), None);
+        let q = Entry {
+            depth: -3,
+            bound: Bound::Upper,
+            mv: 0,
+            ..e
+        };
+        tt.store(42, q);
+        // A result without a move keeps the stored one.
+        assert_eq!(tt.probe(42), Some(Entry { mv: 0x1234, ..q }));
+        tt.clear();
+        assert_eq!(tt.probe(42), None);
+    }
+
+    #[test]
+    fn a_full_bucket_replaces_the_shallowest_entry() {
+        let tt = TranspositionTable::new(1);
+        // Keys in the same bucket: the bucket is chosen by the high bits.
+        let keys: Vec<u64> = (1..=5).map(|i| i as u64).collect();
+        for (i, &k) in keys.iter().enumerate() {
+            tt.store(
+                k,
+                Entry {
+                    mv: 1,
+                    score: 0,
+                    eval: 0,
+                    depth: 10 - i as i32,
+                    bound: Bound::Exact,
+                },
+            );
+        }
+        // The fifth store evicted the shallowest of the first four (depth 7, key 4).
+        assert!(tt.probe(1).is_some());
+        assert!(tt.probe(4).is_none());
+        assert!(tt.probe(5).is_some());
+        assert!(tt.hashfull() <= 1000);
+    }
+}
