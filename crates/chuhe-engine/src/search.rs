@@ -1001,3 +1001,181 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
 fn e_is_pseudo<P: SearchGame>(pos: &P, m: P::Move) -> bool {
     pos.check_move(m).is_ok()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chuhe::{xiangqi, xiongqi, GamePosition};
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+
+    fn params() -> SearchParams {
+        SearchParams {
+            max_depth: 1,
+            budget: TimeBudget {
+                soft: None,
+                hard: None,
+            },
+            start: Instant::now(),
+            node_limit: None,
+            mate_limit: None,
+            multipv: 1,
+            main_thread: true,
+        }
+    }
+
+    /// A random game that often undoes its own last move, so that positions repeat.
+    fn cycling_game<P: SearchGame + StartKind>(
+        seed: u64,
+        plies: usize,
+        mut visit: impl FnMut(&Game<P>),
+    ) {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let mut game = Game::<P>::start(P::config_for(P::start_kind()).unwrap());
+        for _ in 0..plies {
+            visit(&game);
+            let moves = game.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let n = game.moves().len();
+            let back = (n >= 2 && rng.gen_bool(0.7))
+                .then(|| game.moves()[n - 2])
+                .and_then(|m| {
+                    moves
+                        .iter()
+                        .copied()
+                        .find(|r| r.from() == m.to() && r.to() == m.from())
+                });
+            let m = back.unwrap_or_else(|| moves[rng.gen_range(0..moves.len())]);
+            game.play(m).unwrap();
+        }
+    }
+
+    trait StartKind {
+        fn start_kind() -> chuhe::GameKind;
+    }
+    impl StartKind for xiongqi::Position {
+        fn start_kind() -> chuhe::GameKind {
+            chuhe::GameKind::Xiongqi
+        }
+    }
+    impl StartKind for xiangqi::Position {
+        fn start_kind() -> chuhe::GameKind {
+            chuhe::GameKind::Xiangqi
+        }
+    }
+
+    #[test]
+    fn x6_the_search_forbids_exactly_the_moves_the_arbiter_forbids() {
+        let shared = Shared::new(1);
+        let mut forbidden_seen = 0;
+        for seed in 0..20 {
+            cycling_game::<xiongqi::Position>(seed, 120, |game| {
+                let searcher = Searcher::new(&shared, params(), game, &[]);
+                let pos = game.position();
+                for &m in pos.legal_moves().iter() {
+                    let mut child = pos.clone();
+                    child.play_unchecked(m);
+                    let by_search = !pos.is_irreversible(m)
+                        && searcher.forbidden(pos.move_key(m), child.zobrist_hash());
+                    assert_eq!(
+                        by_search,
+                        game.is_repetitive(m),
+                        "{m} after {:?}",
+                        game.moves()
+                    );
+                    forbidden_seen += usize::from(by_search);
+                }
+            });
+        }
+        assert!(
+            forbidden_seen > 50,
+            "the games repeat too rarely: {forbidden_seen}"
+        );
+    }
+
+    fn xiangqi_game(fen: &str, moves: &str) -> Game<xiangqi::Position> {
+        let mut g = Game::<xiangqi::Position>::from_text(fen, xiangqi::RuleSet::Standard).unwrap();
+        for m in moves.split_whitespace() {
+            g.play_text(m).unwrap();
+        }
+        g
+    }
+
+    #[test]
+    fn s3_perpetual_check_is_judged_as_the_arbiter_judges_it() {
+        let shared = Shared::new(1);
+        for (fen, cycle, expected) in [
+            // Red checks with every move: Red, to move at the repetition, loses.
+            (
+                "4k4/R8/9/9/9/9/9/9/9/3K5 w - - 0 1",
+                "a9a10 e10e9 a10a9 e9e10",
+                mated_in(4),
+            ),
+            // Nobody checks: a draw.
+            (
+                "4k4/9/9/9/R8/9/9/9/9/3K5 w - - 0 1",
+                "a6a5 e10e9 a5a6 e9e10",
+                DRAW,
+            ),
+        ] {
+            // The game's own verdict after the third occurrence.
+            let full = xiangqi_game(fen, &format!("{cycle} {cycle}"));
+            let verdict = full.outcome().unwrap();
+            // In the search: one cycle before the root, the second one searched (a repetition
+            // inside the search ends the line at once).
+            let root = xiangqi_game(fen, cycle);
+            let mut s = Searcher::new(&shared, params(), &root, &[]);
+            assert_eq!(
+                s.repetition_score(0),
+                None,
+                "one occurrence before the root is no end"
+            );
+            let positions = full.positions();
+            for (i, pos) in positions.iter().enumerate().skip(5) {
+                let before = &positions[i - 1];
+                let m = full.moves()[i - 1];
+                s.push_line(LineEntry {
+                    hash: pos.zobrist_hash(),
+                    key: before.move_key(m),
+                    check: pos.is_check(),
+                    irreversible: before.is_irreversible(m),
+                });
+            }
+            assert_eq!(s.repetition_score(4), Some(expected), "{fen}");
+            // The same sign as the arbiter: Red (to move) loses, or a draw.
+            match verdict.winner {
+                Some(chuhe::Side::Second) => assert!(expected < 0),
+                None => assert_eq!(expected, DRAW),
+                Some(chuhe::Side::First) => unreachable!(),
+            }
+            // With both cycles before the root, the game's third occurrence is judged too.
+            let s = Searcher::new(&shared, params(), &full, &[]);
+            assert_eq!(
+                s.repetition_score(0),
+                Some(if expected == DRAW { DRAW } else { mated_in(0) })
+            );
+        }
+    }
+
+    #[test]
+    fn repetitions_are_never_judged_across_an_irreversible_move() {
+        let shared = Shared::new(1);
+        let mut ends = 0;
+        for seed in 0..10 {
+            cycling_game::<xiangqi::Position>(seed, 100, |game| {
+                let s = Searcher::new(&shared, params(), game, &[]);
+                let verdict = s.repetition_score(0);
+                ends += usize::from(verdict.is_some());
+                // Before the root only the game's own third occurrence counts: the search
+                // calls it an end exactly when the arbiter does.
+                let ended_by_repetition = game
+                    .outcome()
+                    .is_some_and(|o| o.status == chuhe::Status::Repetition);
+                assert_eq!(verdict.is_some(), ended_by_repetition, "{:?}", game.moves());
+            });
+        }
+        assert!(ends >= 5, "too few games ended by repetition: {ends}");
+    }
+}
