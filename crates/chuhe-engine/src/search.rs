@@ -675,9 +675,9 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
 
         let key = pos.zobrist_hash();
         let entry = self.shared.tt.probe(key);
-        let tt_move = entry
-            .and_then(|e| P::Move::from_bits(e.mv))
-            .filter(|&m| e_is_pseudo(pos, m));
+        // Only ordering uses the table's move: one that is not among the generated moves (a
+        // hash collision) is never played.
+        let tt_move = entry.filter(|e| e.mv != 0).and_then(|e| P::Move::from_bits(e.mv));
         if let Some(e) = entry {
             let v = score::from_tt(e.score, ply);
             if !pv_node
@@ -993,13 +993,6 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
         }
         best
     }
-}
-
-/// Is the table's move one of this position's moves? (A hash collision may bring a move of
-/// another position; checking it keeps the search from playing nonsense.)
-#[inline]
-fn e_is_pseudo<P: SearchGame>(pos: &P, m: P::Move) -> bool {
-    pos.check_move(m).is_ok()
 }
 
 #[cfg(test)]
