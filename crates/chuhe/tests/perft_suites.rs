@@ -70,11 +70,15 @@ fn every_row_of_both_tables() {
 }
 
 #[test]
-fn vendored_tables_match_shared_when_present() {
-    for name in ["perft-xiongqi.txt", "perft-xiangqi.txt"] {
-        let shared = format!("{}/../../../shared/data/{name}", env!("CARGO_MANIFEST_DIR"));
+fn vendored_files_match_shared_when_present() {
+    for (folder, name) in [
+        ("data", "perft-xiongqi.txt"),
+        ("data", "perft-xiangqi.txt"),
+        ("anchors", "xiongqi-fsf.ini"),
+    ] {
+        let shared = format!("{}/../../../shared/{folder}/{name}", env!("CARGO_MANIFEST_DIR"));
         if let Ok(text) = std::fs::read_to_string(shared) {
-            assert_eq!(text, data(name), "data/{name} differs from shared/data");
+            assert_eq!(text, data(name), "data/{name} differs from shared/{folder}");
         }
     }
 }
