@@ -1,39 +1,652 @@
 //! Xiongqi evaluation.
+//!
+//! Terms, each a block of the weight table ([`BLOCKS`]): material (the terminal pieces
+//! excluded; the soldier before and after the river), piece-square tables folded left/right
+//! (files a–h onto a–d), mobility of chariots, bears, cannons, horses and empresses, the
+//! terminal piece's safety (there is no check rule: an attacked terminal piece that cannot
+//! get away is captured, so what counts is the attackers around it, its escape squares and
+//! how open its lines are), lines from cannons, chariots and empresses to the enemy terminal
+//! piece, soldiers about to promote (X2: an empress is worth most of a game), soldier
+//! structure, the bear pair, chariots on open files, hanging and threatened pieces, and a
+//! tempo bonus. South is the first player.
 
-use chuhe::xiongqi::{squares, Position, Role};
+use chuhe::xiongqi::{
+    bishop_attacks, cannon_captures, horse_attacks, rank_bb, rook_attacks, squares, Position, Role,
+};
 use chuhe::Side;
 
-/// Material value of a role in centipawns (terminal pieces: see `game::TERMINAL_VALUE`).
-pub const fn piece_value(role: Role) -> i32 {
+use super::xiongqi_weights::WEIGHTS;
+use super::{layout, taper, Accumulator, Block, Evaluation, Weight, WeightSum, WeightsOverride};
+
+layout! {
+    /// Material by [`material_slot`]: advisor, bear, chariot, cannon, horse, empress,
+    /// soldier before the river, soldier across it (terminal pieces have none).
+    MATERIAL[8; 8],
+    /// The general's piece-square table: [`pst_index`] (relative rank × 4 + folded file).
+    PST_GENERAL[32; 4],
+    /// The dragon's piece-square table.
+    PST_DRAGON[32; 4],
+    /// The advisor's piece-square table.
+    PST_ADVISOR[32; 4],
+    /// The bear's piece-square table.
+    PST_BEAR[32; 4],
+    /// The chariot's piece-square table.
+    PST_CHARIOT[32; 4],
+    /// The cannon's piece-square table.
+    PST_CANNON[32; 4],
+    /// The horse's piece-square table.
+    PST_HORSE[32; 4],
+    /// The empress's piece-square table.
+    PST_EMPRESS[32; 4],
+    /// The soldier's piece-square table (before the river).
+    PST_SOLDIER[32; 4],
+    /// The crossed soldier's piece-square table.
+    PST_CROSSED_SOLDIER[32; 4],
+    /// A chariot's mobility by its number of destinations (0–14).
+    MOB_CHARIOT[15; 8],
+    /// A bear's mobility (0–13).
+    MOB_BEAR[14; 7],
+    /// A cannon's mobility: its quiet moves (0–14).
+    MOB_CANNON[15; 8],
+    /// A horse's mobility: destinations not attacked by enemy soldiers (0–8).
+    MOB_HORSE[9; 9],
+    /// An empress's mobility (0–22).
+    MOB_EMPRESS[23; 8],
+    /// Per occupied leg square of a horse (a leg that leads onto the board).
+    HORSE_BLOCKED_LEG[1; 1],
+    /// Both bears, on squares of both colours.
+    BEAR_PAIR[1; 1],
+    /// A chariot on a file without soldiers (open), or without its own soldiers (half-open).
+    CHARIOT_FILE[2; 2],
+    /// Enemy pieces attacking the terminal piece's square or its eight neighbours, by role
+    /// (chariot, empress, bear, cannon, horse, soldier, dragon) × own defenders in that zone
+    /// (0–3 or more): the row is the role, the column the defenders.
+    TERMINAL_ATTACKERS[28; 4],
+    /// The terminal piece's escapes: orthogonal neighbours free of own pieces and of enemy
+    /// attacks (0–4).
+    TERMINAL_ESCAPES[5; 5],
+    /// The terminal piece's exposure: the squares a chariot on its square would reach
+    /// (0–14).
+    TERMINAL_EXPOSURE[15; 8],
+    /// Per square of the enemy terminal piece's zone (itself and its neighbours) attacked.
+    TERMINAL_PRESSURE[1; 1],
+    /// A cannon (first row) or a chariot or empress (second row) on the enemy terminal
+    /// piece's file or rank, by the pieces between them (0, 1, 2, 3 or more).
+    LINE_TO_TERMINAL[8; 4],
+    /// Crossed soldiers one move from promoting (X2: a step onto the far rank, or along it),
+    /// to a square the enemy does not attack (first) or attacks (second): for the side to
+    /// move (first row), then for the other side.
+    PROMOTION[4; 2],
+    /// Pairs of crossed soldiers side by side.
+    SOLDIER_CONNECTED[1; 1],
+    /// Soldiers defended by a soldier.
+    SOLDIER_PROTECTED[1; 1],
+    /// Pieces attacked and not defended, by [`material_slot`]: the side to move's, then the
+    /// other side's.
+    HANGING[16; 8],
+    /// Empresses, chariots and minor pieces (bear, cannon, horse) attacked by a cheaper
+    /// piece: the side to move's, then the other side's.
+    ATTACKED_BY_LESSER[6; 3],
+    /// The side to move's bonus.
+    TEMPO[1; 1],
+}
+
+const _: () = assert!(PST_CROSSED_SOLDIER.start == PST_GENERAL.start + 9 * 32);
+const _: () = assert!(WEIGHTS.len() == PARAMS);
+
+/// The phase of the full starting material (empress 6, chariot 4, bear, cannon and horse
+/// 2 each).
+pub const PHASE_MAX: i32 = 40;
+
+/// The material slot of a non-terminal role.
+const fn material_slot(role: Role) -> usize {
     match role {
-        Role::General | Role::Dragon => crate::game::TERMINAL_VALUE,
-        Role::Advisor => 200,
-        Role::Bear => 450,
-        Role::Chariot => 900,
-        Role::Cannon => 450,
-        Role::Horse => 400,
-        Role::Empress => 1300,
-        Role::Soldier => 100,
-        Role::CrossedSoldier => 180,
+        Role::General | Role::Dragon | Role::Advisor => 0,
+        Role::Bear => 1,
+        Role::Chariot => 2,
+        Role::Cannon => 3,
+        Role::Horse => 4,
+        Role::Empress => 5,
+        Role::Soldier => 6,
+        Role::CrossedSoldier => 7,
     }
 }
 
-/// The evaluation from the side to move's point of view.
-pub fn evaluate(pos: &Position) -> i32 {
-    let mut score = [0i32; 2];
-    for side in [Side::First, Side::Second] {
-        for sq in squares(pos.side_bb(side)) {
-            let Some(p) = pos.piece_at(sq) else { continue };
-            if p.role.is_terminal() {
-                continue;
+/// Material value of a role in centipawns, from the tuned weights (middlegame and endgame
+/// averaged): move ordering, pruning and the promotion gain use it. Terminal pieces are worth
+/// [`crate::game::TERMINAL_VALUE`].
+pub const fn piece_value(role: Role) -> i32 {
+    match role {
+        Role::General | Role::Dragon => crate::game::TERMINAL_VALUE,
+        _ => {
+            let w = WEIGHTS[MATERIAL.start + material_slot(role)];
+            let v = (w[0] + w[1]) / 2;
+            if v < 10 {
+                10
+            } else {
+                v
             }
-            score[side.index()] += piece_value(p.role);
         }
     }
-    let white = score[0] - score[1];
+}
+
+/// The compiled weights, in one place in memory.
+static COMPILED: [Weight; PARAMS] = WEIGHTS;
+
+/// The run-time replacement of the weights, for experiments.
+static OVERRIDE: WeightsOverride = WeightsOverride::new();
+
+/// The evaluation from the side to move's point of view, in centipawns.
+#[inline]
+pub fn evaluate(pos: &Position) -> i32 {
+    if let Some(v) = OVERRIDE.with(PARAMS, |w| evaluate_with(pos, w)) {
+        return v;
+    }
+    evaluate_with(pos, &COMPILED)
+}
+
+/// The evaluation from the side to move's point of view under `weights` (the compiled
+/// [`PARAMS`] weights or a table of the same layout).
+#[inline]
+pub fn evaluate_with(pos: &Position, weights: &[Weight]) -> i32 {
+    let mut sum = WeightSum::new(weights);
+    let phase = features(pos, &mut sum);
+    let v = taper(sum.mg, sum.eg, phase, PHASE_MAX);
     if pos.turn() == Side::First {
-        white
+        v
     } else {
-        -white
+        -v
+    }
+}
+
+/// Replaces the compiled weights at run time for every Xiongqi evaluation in the process
+/// (`None`: back to the compiled ones). For experiments such as the tuner's matches.
+pub fn set_weights_override(weights: Option<&[Weight]>) {
+    OVERRIDE.set(weights);
+}
+
+/// The piece-square index of a square for a side: relative rank (0 = own back rank) × 4 +
+/// the file folded onto a–d (a and h → 0, d and e → 3).
+pub const fn pst_index(side: usize, square: usize) -> usize {
+    let file = square % 8;
+    let rank = square / 8;
+    let rel = if side == 0 { rank } else { 7 - rank };
+    let folded = if file > 3 { 7 - file } else { file };
+    rel * 4 + folded
+}
+
+const fn pst_table() -> [[u8; 64]; 2] {
+    let mut t = [[0u8; 64]; 2];
+    let mut s = 0;
+    while s < 2 {
+        let mut sq = 0;
+        while sq < 64 {
+            t[s][sq] = pst_index(s, sq) as u8;
+            sq += 1;
+        }
+        s += 1;
+    }
+    t
+}
+
+static PST_INDEX: [[u8; 64]; 2] = pst_table();
+
+const fn on_board(f: i32, r: i32) -> bool {
+    f >= 0 && f < 8 && r >= 0 && r < 8
+}
+
+const fn step_table(deltas: &[(i32, i32)]) -> [u64; 64] {
+    let mut t = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (f, r) = ((sq % 8) as i32, (sq / 8) as i32);
+        let mut i = 0;
+        while i < deltas.len() {
+            let (nf, nr) = (f + deltas[i].0, r + deltas[i].1);
+            if on_board(nf, nr) {
+                t[sq] |= 1u64 << (nr * 8 + nf);
+            }
+            i += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+static ORTHO: [u64; 64] = step_table(&[(1, 0), (-1, 0), (0, 1), (0, -1)]);
+static DIAG: [u64; 64] = step_table(&[(1, 1), (-1, 1), (1, -1), (-1, -1)]);
+static KNIGHT: [u64; 64] = step_table(&[
+    (1, 2),
+    (-1, 2),
+    (1, -2),
+    (-1, -2),
+    (2, 1),
+    (2, -1),
+    (-2, 1),
+    (-2, -1),
+]);
+/// A soldier's step forward, for each side.
+static FORWARD: [[u64; 64]; 2] = [step_table(&[(0, 1)]), step_table(&[(0, -1)])];
+/// Sideways steps (a crossed soldier's).
+static SIDEWAYS: [u64; 64] = step_table(&[(1, 0), (-1, 0)]);
+
+/// The leg squares of a horse on each square whose leap lands on the board.
+const fn horse_leg_table() -> [u64; 64] {
+    let mut t = [0u64; 64];
+    let dirs: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+    let mut sq = 0;
+    while sq < 64 {
+        let (f, r) = ((sq % 8) as i32, (sq / 8) as i32);
+        let mut d = 0;
+        while d < 4 {
+            let (df, dr) = dirs[d];
+            let (lf, lr) = (f + df, r + dr);
+            let (a, b) = if df != 0 {
+                ((f + 2 * df, r + 1), (f + 2 * df, r - 1))
+            } else {
+                ((f + 1, r + 2 * dr), (f - 1, r + 2 * dr))
+            };
+            if on_board(lf, lr) && (on_board(a.0, a.1) || on_board(b.0, b.1)) {
+                t[sq] |= 1u64 << (lr * 8 + lf);
+            }
+            d += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+static HORSE_LEGS: [u64; 64] = horse_leg_table();
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_H: u64 = FILE_A << 7;
+/// Squares of one colour (a1's).
+const DARK: u64 = 0xAA55_AA55_AA55_AA55;
+/// The rank one step from the far rank, and the far rank, for each side.
+const PRE_FAR: [u64; 2] = [rank_bb(6), rank_bb(1)];
+const FAR: [u64; 2] = [rank_bb(7), rank_bb(0)];
+const SIGN: [i32; 2] = [1, -1];
+
+#[inline(always)]
+fn count(bb: u64) -> i32 {
+    bb.count_ones() as i32
+}
+
+/// Sends every term of the evaluation to `acc` (South's point of view: South's terms count
+/// +1, North's −1) and returns the game phase (0..=[`PHASE_MAX`]).
+#[inline(always)]
+pub fn features<A: Accumulator>(pos: &Position, acc: &mut A) -> i32 {
+    let occ = pos.occupied();
+    let sides = [pos.side_bb(Side::First), pos.side_bb(Side::Second)];
+    let bb = |r: Role| pos.role_bb(r);
+    let terminals = bb(Role::General) | bb(Role::Dragon);
+    let dragons = bb(Role::Dragon);
+    let advisors = bb(Role::Advisor);
+    let bears = bb(Role::Bear);
+    let chariots = bb(Role::Chariot);
+    let cannons = bb(Role::Cannon);
+    let horses = bb(Role::Horse);
+    let empresses = bb(Role::Empress);
+    let soldiers = bb(Role::Soldier);
+    let crossed = bb(Role::CrossedSoldier);
+    let all_soldiers = soldiers | crossed;
+    let turn = pos.turn().index();
+
+    // Attack maps: all, by soldiers and advisors ("low"), by bears, cannons and horses
+    // ("mid"), by chariots, and by soldiers alone.
+    let mut att = [0u64; 2];
+    let mut att_low = [0u64; 2];
+    let mut att_mid = [0u64; 2];
+    let mut att_chariot = [0u64; 2];
+    let mut soldier_att = [0u64; 2];
+
+    // Material, piece-square tables, short-range attacks.
+    for s in 0..2 {
+        let sg = SIGN[s];
+        let own = sides[s];
+        let pst = &PST_INDEX[s];
+        for role in Role::ALL {
+            let base = PST_GENERAL.start + role.index() * 32;
+            for sq in squares(bb(role) & own) {
+                acc.add(base + pst[sq.index()] as usize, sg);
+            }
+        }
+        for sq in squares(terminals & own) {
+            att[s] |= if dragons & sq.bb() != 0 {
+                rook_attacks(sq, occ)
+            } else {
+                ORTHO[sq.index()]
+            };
+        }
+        for sq in squares(advisors & own) {
+            att_low[s] |= DIAG[sq.index()];
+        }
+        for sq in squares(soldiers & own) {
+            soldier_att[s] |= FORWARD[s][sq.index()];
+        }
+        for sq in squares(crossed & own) {
+            soldier_att[s] |= FORWARD[s][sq.index()] | SIDEWAYS[sq.index()];
+        }
+        att_low[s] |= soldier_att[s];
+        let material = [
+            advisors, bears, chariots, cannons, horses, empresses, soldiers, crossed,
+        ];
+        for (slot, &m) in material.iter().enumerate() {
+            acc.add(MATERIAL.at(slot), sg * count(m & own));
+        }
+        let own_bears = bears & own;
+        if own_bears & DARK != 0 && own_bears & !DARK != 0 {
+            acc.add(BEAR_PAIR.at(0), sg);
+        }
+        let c = crossed & own;
+        acc.add(SOLDIER_CONNECTED.at(0), sg * count(c & (c >> 1) & !FILE_H));
+        acc.add(
+            SOLDIER_PROTECTED.at(0),
+            sg * count(all_soldiers & own & soldier_att[s]),
+        );
+    }
+
+    // Long-range pieces: mobility, files, lines to the enemy terminal piece.
+    for s in 0..2 {
+        let sg = SIGN[s];
+        let e = s ^ 1;
+        let own = sides[s];
+        let safe = !own & !soldier_att[e];
+        let their_terminal = terminals & sides[e];
+
+        for sq in squares(chariots & own) {
+            let a = rook_attacks(sq, occ);
+            att_chariot[s] |= a;
+            acc.add(MOB_CHARIOT.at(count(a & !own) as usize), sg);
+            let file = FILE_A << sq.file();
+            if file & all_soldiers == 0 {
+                acc.add(CHARIOT_FILE.at(0), sg);
+            } else if file & all_soldiers & own == 0 {
+                acc.add(CHARIOT_FILE.at(1), sg);
+            }
+            line_to(acc, sg, sq, their_terminal, occ, 4);
+        }
+        for sq in squares(empresses & own) {
+            let a = rook_attacks(sq, occ) | KNIGHT[sq.index()];
+            att[s] |= a;
+            acc.add(MOB_EMPRESS.at(count(a & !own) as usize), sg);
+            line_to(acc, sg, sq, their_terminal, occ, 4);
+        }
+        for sq in squares(bears & own) {
+            let a = bishop_attacks(sq, occ);
+            att_mid[s] |= a;
+            acc.add(MOB_BEAR.at(count(a & !own) as usize), sg);
+        }
+        for sq in squares(horses & own) {
+            let a = horse_attacks(sq, occ);
+            att_mid[s] |= a;
+            acc.add(MOB_HORSE.at(count(a & safe) as usize), sg);
+            acc.add(
+                HORSE_BLOCKED_LEG.at(0),
+                sg * count(HORSE_LEGS[sq.index()] & occ),
+            );
+        }
+        for sq in squares(cannons & own) {
+            att_mid[s] |= cannon_captures(sq, occ);
+            let slide = rook_attacks(sq, occ);
+            acc.add(MOB_CANNON.at(count(slide & !occ) as usize), sg);
+            line_to(acc, sg, sq, their_terminal, occ, 0);
+        }
+        att[s] |= att_low[s] | att_mid[s] | att_chariot[s];
+    }
+
+    // The terminal piece's safety, promotions and threats, for each defending side `d`.
+    for d in 0..2 {
+        let e = d ^ 1;
+        let (sgd, sge) = (SIGN[d], SIGN[e]);
+        let own = sides[d];
+        let theirs = sides[e];
+        let row = if d == turn { 0 } else { 1 };
+
+        for t in squares(terminals & own) {
+            let zone = ORTHO[t.index()] | DIAG[t.index()] | t.bb();
+            let defenders = count(zone & own & !t.bb()).min(3) as usize;
+            // Attackers by role: chariot, empress, bear, cannon, horse, soldier, dragon.
+            let mut n = [0i32; 7];
+            for sq in squares(chariots & theirs) {
+                n[0] += i32::from(rook_attacks(sq, occ) & zone != 0);
+            }
+            for sq in squares(empresses & theirs) {
+                n[1] += i32::from((rook_attacks(sq, occ) | KNIGHT[sq.index()]) & zone != 0);
+            }
+            for sq in squares(bears & theirs) {
+                n[2] += i32::from(bishop_attacks(sq, occ) & zone != 0);
+            }
+            for sq in squares(cannons & theirs) {
+                let slide = rook_attacks(sq, occ);
+                let beyond = rook_attacks(sq, occ & !(slide & occ)) & !slide;
+                n[3] += i32::from(beyond & zone != 0);
+            }
+            for sq in squares(horses & theirs) {
+                n[4] += i32::from(horse_attacks(sq, occ) & zone != 0);
+            }
+            for sq in squares(all_soldiers & theirs) {
+                let steps = if crossed & sq.bb() != 0 {
+                    FORWARD[e][sq.index()] | SIDEWAYS[sq.index()]
+                } else {
+                    FORWARD[e][sq.index()]
+                };
+                n[5] += i32::from(steps & zone != 0);
+            }
+            for sq in squares(dragons & theirs) {
+                n[6] += i32::from(rook_attacks(sq, occ) & zone != 0);
+            }
+            for (k, &c) in n.iter().enumerate() {
+                acc.add(TERMINAL_ATTACKERS.at(k * 4 + defenders), sge * c);
+            }
+            let escapes = count(ORTHO[t.index()] & !own & !att[e]) as usize;
+            acc.add(TERMINAL_ESCAPES.at(escapes), sgd);
+            let exposure = count(rook_attacks(t, occ) & !own) as usize;
+            acc.add(TERMINAL_EXPOSURE.at(exposure), sgd);
+            acc.add(TERMINAL_PRESSURE.at(0), sge * count(att[e] & zone));
+        }
+
+        // Soldiers one move from promoting: a forward step onto the far rank, or a step
+        // along it.
+        let mut promo = [0i32; 2];
+        for sq in squares(crossed & own & (PRE_FAR[d] | FAR[d])) {
+            let targets = if FAR[d] & sq.bb() != 0 {
+                SIDEWAYS[sq.index()] & !own
+            } else {
+                FORWARD[d][sq.index()] & !own
+            };
+            if targets & !att[e] != 0 {
+                promo[0] += 1;
+            } else if targets != 0 {
+                promo[1] += 1;
+            }
+        }
+        acc.add(PROMOTION.at(row * 2), sgd * promo[0]);
+        acc.add(PROMOTION.at(row * 2 + 1), sgd * promo[1]);
+
+        let hanging = own & att[e] & !att[d];
+        let by_slot = [
+            advisors, bears, chariots, cannons, horses, empresses, soldiers, crossed,
+        ];
+        for (slot, &m) in by_slot.iter().enumerate() {
+            acc.add(HANGING.at(row * 8 + slot), sgd * count(hanging & m));
+        }
+        let low = att_low[e];
+        let mid = att_mid[e];
+        acc.add(
+            ATTACKED_BY_LESSER.at(row * 3),
+            sgd * count(empresses & own & (low | mid | att_chariot[e])),
+        );
+        acc.add(
+            ATTACKED_BY_LESSER.at(row * 3 + 1),
+            sgd * count(chariots & own & (low | mid)),
+        );
+        acc.add(
+            ATTACKED_BY_LESSER.at(row * 3 + 2),
+            sgd * count((bears | cannons | horses) & own & low),
+        );
+    }
+
+    acc.add(TEMPO.at(0), SIGN[turn]);
+
+    (6 * count(empresses) + 4 * count(chariots) + 2 * count(bears | cannons | horses))
+        .min(PHASE_MAX)
+}
+
+/// A line piece on `sq` sharing a file or rank with the enemy terminal piece: counts
+/// [`LINE_TO_TERMINAL`] at `row` by the pieces between them.
+#[inline(always)]
+fn line_to<A: Accumulator>(
+    acc: &mut A,
+    sg: i32,
+    sq: chuhe::xiongqi::Square,
+    their_terminal: u64,
+    occ: u64,
+    row: usize,
+) {
+    for t in squares(their_terminal) {
+        if t.file() == sq.file() || t.rank() == sq.rank() {
+            let between = rook_attacks(sq, t.bb()) & rook_attacks(t, sq.bb());
+            let n = count(between & occ).min(3) as usize;
+            acc.add(LINE_TO_TERMINAL.at(row + n), sg);
+        }
+    }
+}
+
+/// The hand-set weights the first tuning started from (and the baseline of the tuner's
+/// matches).
+pub fn initial_weights() -> Vec<Weight> {
+    let mut w = vec![[0, 0]; PARAMS];
+    let mat = [
+        [150, 170],
+        [400, 450],
+        [850, 950],
+        [450, 400],
+        [380, 420],
+        [1300, 1400],
+        [80, 100],
+        [140, 180],
+    ];
+    w[MATERIAL.start..MATERIAL.end()].copy_from_slice(&mat);
+    for rel in 0..8 {
+        for f in 0..4 {
+            let i = rel * 4 + f;
+            let centre = f as i32; // 0 on the edge, 3 in the middle
+            let r = rel as i32;
+            w[PST_GENERAL.at(i)] = [-15 * r, -3 * r + 3 * centre];
+            w[PST_DRAGON.at(i)] = [-10 * r, 3 * centre];
+            w[PST_ADVISOR.at(i)] = [if rel < 3 { 0 } else { -5 }, 0];
+            w[PST_BEAR.at(i)] = [5 * centre, 5 * centre];
+            let chariot = [0, 0, 0, 5, 5, 10, 20, 5][rel];
+            w[PST_CHARIOT.at(i)] = [chariot + 2 * centre, chariot / 2];
+            w[PST_CANNON.at(i)] = [3 * centre + [0, 5, 5, 5, 5, 0, -5, 0][rel], 0];
+            let horse = [-15, -5, 0, 10, 15, 20, 15, 0][rel] + 5 * centre - 5;
+            w[PST_HORSE.at(i)] = [horse, horse / 2];
+            w[PST_EMPRESS.at(i)] = [3 * centre, 3 * centre];
+            w[PST_SOLDIER.at(i)] = [if rel == 3 { 5 + 2 * centre } else { 0 }, 0];
+            let crossed = match rel {
+                4 => 10,
+                5 => 30,
+                6 => 60,
+                7 => 40,
+                _ => 0,
+            };
+            w[PST_CROSSED_SOLDIER.at(i)] = [crossed + 3 * centre, crossed + 20];
+        }
+    }
+    for n in 0..15 {
+        w[MOB_CHARIOT.at(n)] = [5 * (n as i32 - 6), 5 * (n as i32 - 6)];
+        w[MOB_CANNON.at(n)] = [3 * (n as i32 - 5), 2 * (n as i32 - 5)];
+    }
+    for n in 0..14 {
+        w[MOB_BEAR.at(n)] = [5 * (n as i32 - 5), 5 * (n as i32 - 5)];
+    }
+    for n in 0..9 {
+        w[MOB_HORSE.at(n)] = [10 * (n as i32 - 3), 8 * (n as i32 - 3)];
+    }
+    for n in 0..23 {
+        w[MOB_EMPRESS.at(n)] = [4 * (n as i32 - 10), 4 * (n as i32 - 10)];
+    }
+    w[HORSE_BLOCKED_LEG.at(0)] = [-6, -4];
+    w[BEAR_PAIR.at(0)] = [30, 50];
+    w[CHARIOT_FILE.at(0)] = [15, 10];
+    w[CHARIOT_FILE.at(1)] = [8, 5];
+    let base = [
+        [25, 10],
+        [35, 15],
+        [15, 8],
+        [20, 8],
+        [15, 8],
+        [15, 10],
+        [20, 10],
+    ];
+    for (k, b) in base.iter().enumerate() {
+        for def in 0..4 {
+            w[TERMINAL_ATTACKERS.at(k * 4 + def)] = [b[0] - 4 * def as i32, b[1] - 2 * def as i32];
+        }
+    }
+    for n in 0..5 {
+        w[TERMINAL_ESCAPES.at(n)] = [10 * (n as i32 - 2), 5 * (n as i32 - 2)];
+    }
+    for n in 0..15 {
+        w[TERMINAL_EXPOSURE.at(n)] = [-3 * n as i32, 0];
+    }
+    w[TERMINAL_PRESSURE.at(0)] = [5, 2];
+    let lines = [
+        [20, 10],
+        [30, 20],
+        [25, 10],
+        [10, 5],
+        [40, 30],
+        [15, 10],
+        [8, 5],
+        [0, 0],
+    ];
+    w[LINE_TO_TERMINAL.start..LINE_TO_TERMINAL.end()].copy_from_slice(&lines);
+    let promo = [[500, 600], [30, 40], [150, 200], [20, 30]];
+    w[PROMOTION.start..PROMOTION.end()].copy_from_slice(&promo);
+    w[SOLDIER_CONNECTED.at(0)] = [10, 20];
+    w[SOLDIER_PROTECTED.at(0)] = [8, 12];
+    let hanging_later = [-30, -60, -120, -60, -60, -200, -15, -25];
+    for slot in 0..8 {
+        w[HANGING.at(slot)] = [-5, -5];
+        let v = hanging_later[slot];
+        w[HANGING.at(8 + slot)] = [v, v];
+    }
+    let lesser_later = [-150, -80, -40];
+    for slot in 0..3 {
+        w[ATTACKED_BY_LESSER.at(slot)] = [-10, -10];
+        let v = lesser_later[slot];
+        w[ATTACKED_BY_LESSER.at(3 + slot)] = [v, v];
+    }
+    w[TEMPO.at(0)] = [20, 10];
+    w
+}
+
+impl Evaluation for Position {
+    const BLOCKS: &'static [Block] = BLOCKS;
+    const PARAMS: usize = PARAMS;
+    const PHASE_MAX: i32 = PHASE_MAX;
+    const MODULE: &'static str = "xiongqi";
+    const WEIGHTS_FILE: &'static str = "src/eval/xiongqi_weights.rs";
+
+    fn weights() -> &'static [Weight] {
+        &COMPILED
+    }
+
+    fn initial_weights() -> Vec<Weight> {
+        initial_weights()
+    }
+
+    fn features<A: Accumulator>(&self, acc: &mut A) -> i32 {
+        features(self, acc)
+    }
+
+    fn evaluate_with(&self, weights: &[Weight]) -> i32 {
+        evaluate_with(self, weights)
+    }
+
+    fn set_weights_override(weights: Option<&[Weight]>) {
+        set_weights_override(weights);
     }
 }

@@ -1,0 +1,316 @@
+//! The Texel tuner's command line: self-play data, the fit, the weights file, and a match of
+//! the tuned weights against the hand-set ones. See `docs/TUNING.md`.
+//!
+//! ```text
+//! cargo run --release -p chuhe-engine --example tune -- --game xiangqi --games 2000
+//! ```
+
+use std::fs::{self, File};
+use std::io::{BufReader, BufWriter};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use chuhe::{xiangqi, xiongqi, GameKind};
+use chuhe_engine::eval::tune::{self, Dataset, OptimiseSettings, PlaySettings};
+use chuhe_engine::eval::{Evaluation, Weight};
+
+const USAGE: &str = "\
+usage: tune --game xiangqi|xiongqi [options]
+
+  --init                write the hand-set weights to the weights file and stop
+  --games N             self-play games to generate (0: use the data file as it is) [0]
+  --nodes N             nodes per move in self-play [3000]
+  --random-plies A-B    random plies at the start of each game [2-8]
+  --seed N              random seed [1]
+  --data PATH           data file [target/tune/<game>.txt]
+  --epochs N            Adam epochs (0: no tuning) [0]
+  --lr X                Adam step size in centipawns [1]
+  --l2 X                pull toward the starting weights [0]
+  --validation N        keep every N-th game for validation (0: none) [10]
+  --from-initial        start from the hand-set weights instead of the compiled ones
+  --no-write            do not rewrite the weights file
+  --match PAIRS         then play PAIRS pairs of games: the newest weights (tuned in this
+                        run, else the compiled ones) against the hand-set ones [0]
+  --match-nodes N       nodes per move in the match [the --nodes value]
+";
+
+struct Args {
+    game: GameKind,
+    init: bool,
+    games: u64,
+    nodes: u64,
+    random: (u32, u32),
+    seed: u64,
+    data: Option<PathBuf>,
+    epochs: u32,
+    lr: f64,
+    l2: f64,
+    validation: u64,
+    from_initial: bool,
+    write: bool,
+    pairs: u64,
+    match_nodes: Option<u64>,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut a = Args {
+        game: GameKind::Xiangqi,
+        init: false,
+        games: 0,
+        nodes: 3000,
+        random: (2, 8),
+        seed: 1,
+        data: None,
+        epochs: 0,
+        lr: 1.0,
+        l2: 0.0,
+        validation: 10,
+        from_initial: false,
+        write: true,
+        pairs: 0,
+        match_nodes: None,
+    };
+    let mut game = None;
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        let mut value = || it.next().ok_or_else(|| format!("{flag} needs a value"));
+        fn num<T: std::str::FromStr>(flag: &str, v: String) -> Result<T, String> {
+            v.parse().map_err(|_| format!("{flag}: bad value {v:?}"))
+        }
+        match flag.as_str() {
+            "--game" => game = Some(value()?),
+            "--init" => a.init = true,
+            "--games" => a.games = num(&flag, value()?)?,
+            "--nodes" => a.nodes = num(&flag, value()?)?,
+            "--random-plies" => {
+                let v = value()?;
+                let (lo, hi) = v.split_once('-').unwrap_or((&v, &v));
+                a.random = (num(&flag, lo.to_string())?, num(&flag, hi.to_string())?);
+                if a.random.0 > a.random.1 {
+                    return Err(format!("{flag}: {v} is an empty range"));
+                }
+            }
+            "--seed" => a.seed = num(&flag, value()?)?,
+            "--data" => a.data = Some(PathBuf::from(value()?)),
+            "--epochs" => a.epochs = num(&flag, value()?)?,
+            "--lr" => a.lr = num(&flag, value()?)?,
+            "--l2" => a.l2 = num(&flag, value()?)?,
+            "--validation" => a.validation = num(&flag, value()?)?,
+            "--from-initial" => a.from_initial = true,
+            "--no-write" => a.write = false,
+            "--match" => a.pairs = num(&flag, value()?)?,
+            "--match-nodes" => a.match_nodes = Some(num(&flag, value()?)?),
+            "-h" | "--help" => return Err(String::new()),
+            other => return Err(format!("unknown argument {other:?}")),
+        }
+    }
+    a.game = match game.as_deref() {
+        Some("xiangqi") => GameKind::Xiangqi,
+        Some("xiongqi") => GameKind::Xiongqi,
+        Some(g) => return Err(format!("--game: {g:?} is not xiangqi or xiongqi")),
+        None => return Err("--game is required".into()),
+    };
+    Ok(a)
+}
+
+fn main() -> ExitCode {
+    let args = match parse_args() {
+        Ok(a) => a,
+        Err(e) => {
+            if !e.is_empty() {
+                eprintln!("tune: {e}");
+            }
+            eprint!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let result = match args.game {
+        GameKind::Xiongqi => run::<xiongqi::Position>(&args, ()),
+        _ => run::<xiangqi::Position>(&args, xiangqi::RuleSet::Standard),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("tune: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn weights_path<P: Evaluation>() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(P::WEIGHTS_FILE)
+}
+
+fn write_weights<P: Evaluation>(w: &[Weight], notes: &[String]) -> Result<(), String> {
+    let path = weights_path::<P>();
+    let src = tune::weights_source(P::MODULE, P::BLOCKS, w, notes);
+    fs::write(&path, src).map_err(|e| format!("{}: {e}", path.display()))?;
+    eprintln!("wrote {}", path.display());
+    Ok(())
+}
+
+fn run<P: Evaluation>(args: &Args, config: P::Config) -> Result<(), String> {
+    let name = P::MODULE;
+    if args.init {
+        let notes = vec!["Hand-set (not tuned): `tune --init`.".to_string()];
+        return write_weights::<P>(&P::initial_weights(), &notes);
+    }
+    let data_path = args.data.clone().unwrap_or_else(|| {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../target/tune")
+            .join(format!("{name}.txt"))
+    });
+    let settings = PlaySettings {
+        nodes: args.nodes,
+        random_plies: args.random,
+        ..PlaySettings::default()
+    };
+
+    if args.games > 0 {
+        if let Some(dir) = data_path.parent() {
+            fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
+        let file = File::create(&data_path).map_err(|e| format!("{}: {e}", data_path.display()))?;
+        let mut out = BufWriter::new(file);
+        eprintln!(
+            "generating {} {name} games at {} nodes per move into {}",
+            args.games,
+            args.nodes,
+            data_path.display()
+        );
+        let stats = tune::generate(args.game, args.games, &settings, args.seed, &mut out, |s| {
+            if s.games % 50 == 0 {
+                eprintln!(
+                    "  {} games, {} positions, results +{} ={} -{}, {:.0} s",
+                    s.games, s.positions, s.results[0], s.results[1], s.results[2], s.seconds
+                );
+            }
+        })
+        .map_err(|e| format!("{}: {e}", data_path.display()))?;
+        eprintln!(
+            "generated {} games, {} positions (first player +{} ={} -{}) in {:.0} s",
+            stats.games,
+            stats.positions,
+            stats.results[0],
+            stats.results[1],
+            stats.results[2],
+            stats.seconds
+        );
+    }
+
+    let mut newest: Option<Vec<Weight>> = None;
+    if args.epochs > 0 {
+        let t0 = Instant::now();
+        let file = File::open(&data_path).map_err(|e| format!("{}: {e}", data_path.display()))?;
+        let data = Dataset::load::<P>(BufReader::new(file), config, args.validation)
+            .map_err(|e| format!("{}: {e}", data_path.display()))?;
+        eprintln!(
+            "loaded {} lines: {} training and {} validation positions ({} skipped, {} resolved by captures) in {:.1} s",
+            data.lines,
+            data.training_len(),
+            data.validation_len(),
+            data.skipped,
+            data.resolved,
+            t0.elapsed().as_secs_f64()
+        );
+        let start_int: Vec<Weight> = if args.from_initial {
+            P::initial_weights()
+        } else {
+            P::weights().to_vec()
+        };
+        let start = tune::to_float(&start_int);
+        let k = tune::fit_k(&data, &start);
+        let before = (data.mse(&start, k, false), data.mse(&start, k, true));
+        eprintln!(
+            "K = {k:.4}; MSE before: training {:.6}, validation {:.6}",
+            before.0, before.1
+        );
+        let t1 = Instant::now();
+        let opt = OptimiseSettings {
+            epochs: args.epochs,
+            learning_rate: args.lr,
+            l2: args.l2,
+        };
+        let tuned = tune::optimise(&data, &start, k, &opt, |epoch, mse| {
+            eprintln!("  epoch {epoch}: training MSE {mse:.6}");
+        });
+        let tuned_int = tune::to_int(&tuned);
+        let rounded = tune::to_float(&tuned_int);
+        let after = (data.mse(&rounded, k, false), data.mse(&rounded, k, true));
+        let seconds = t1.elapsed().as_secs_f64();
+        eprintln!(
+            "MSE after: training {:.6}, validation {:.6} ({} epochs in {seconds:.0} s)",
+            after.0, after.1, args.epochs
+        );
+        for line in tune::describe_changes(P::BLOCKS, &start_int, &tuned_int) {
+            eprintln!("  {line}");
+        }
+        if args.write {
+            let notes = vec![
+                format!(
+                    "Last run: {} training + {} validation positions from {}; K = {k:.4};",
+                    data.training_len(),
+                    data.validation_len(),
+                    data_path.file_name().map_or("?".into(), |n| n.to_string_lossy()),
+                ),
+                format!(
+                    "MSE training {:.6} -> {:.6}, validation {:.6} -> {:.6}; {} epochs, lr {}, l2 {}.",
+                    before.0, after.0, before.1, after.1, args.epochs, args.lr, args.l2
+                ),
+            ];
+            write_weights::<P>(&tuned_int, &notes)?;
+        }
+        newest = Some(tuned_int);
+    }
+
+    if args.pairs > 0 {
+        let match_settings = PlaySettings {
+            nodes: args.match_nodes.unwrap_or(args.nodes),
+            ..settings
+        };
+        let initial = P::initial_weights();
+        let label = if newest.is_some() {
+            "tuned (this run)"
+        } else {
+            "compiled"
+        };
+        eprintln!(
+            "match: {label} against hand-set, {} games at {} nodes per move",
+            2 * args.pairs,
+            match_settings.nodes
+        );
+        let t0 = Instant::now();
+        let score = tune::play_match::<P>(
+            args.game,
+            args.pairs,
+            &match_settings,
+            newest.as_deref(),
+            Some(&initial),
+            args.seed.wrapping_add(1_000_003),
+            |s| {
+                if s.games() % 10 == 0 {
+                    eprintln!(
+                        "  {} games: +{} ={} -{} ({:.1} %)",
+                        s.games(),
+                        s.wins,
+                        s.draws,
+                        s.losses,
+                        100.0 * s.score()
+                    );
+                }
+            },
+        );
+        println!(
+            "{name}: {label} vs hand-set: +{} ={} -{} in {} games, score {:.1} %, Elo {:+.0} ({:.0} s)",
+            score.wins,
+            score.draws,
+            score.losses,
+            score.games(),
+            100.0 * score.score(),
+            score.elo(),
+            t0.elapsed().as_secs_f64()
+        );
+    }
+    Ok(())
+}
