@@ -19,6 +19,7 @@ const USAGE: &str = "\
 usage: tune --game xiangqi|xiongqi [options]
 
   --init                write the hand-set weights to the weights file and stop
+  --bench-eval          time the evaluation on positions of random games and stop
   --games N             self-play games to generate (0: use the data file as it is) [0]
   --nodes N             nodes per move in self-play [3000]
   --random-plies A-B    random plies at the start of each game [2-8]
@@ -38,6 +39,7 @@ usage: tune --game xiangqi|xiongqi [options]
 struct Args {
     game: GameKind,
     init: bool,
+    bench: bool,
     games: u64,
     nodes: u64,
     random: (u32, u32),
@@ -57,6 +59,7 @@ fn parse_args() -> Result<Args, String> {
     let mut a = Args {
         game: GameKind::Xiangqi,
         init: false,
+        bench: false,
         games: 0,
         nodes: 3000,
         random: (2, 8),
@@ -81,6 +84,7 @@ fn parse_args() -> Result<Args, String> {
         match flag.as_str() {
             "--game" => game = Some(value()?),
             "--init" => a.init = true,
+            "--bench-eval" => a.bench = true,
             "--games" => a.games = num(&flag, value()?)?,
             "--nodes" => a.nodes = num(&flag, value()?)?,
             "--random-plies" => {
@@ -150,11 +154,50 @@ fn write_weights<P: Evaluation>(w: &[Weight], notes: &[String]) -> Result<(), St
     Ok(())
 }
 
+/// Times the evaluation on the positions of 200 random games (at most 120 plies each).
+fn bench_eval<P: Evaluation>(config: P::Config) {
+    let mut rng = tune::Rng::new(12345);
+    let mut positions: Vec<P> = Vec::new();
+    for _ in 0..200 {
+        let mut pos = P::start(config);
+        for _ in 0..120 {
+            if pos.outcome().is_some() {
+                break;
+            }
+            positions.push(pos.clone());
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[rng.below(moves.len() as u64) as usize];
+            pos.play_unchecked(m);
+        }
+    }
+    let rounds = 200;
+    let t0 = Instant::now();
+    let mut sink = 0i64;
+    for _ in 0..rounds {
+        for p in &positions {
+            sink = sink.wrapping_add(i64::from(std::hint::black_box(p).evaluate()));
+        }
+    }
+    let ns = t0.elapsed().as_nanos() as f64 / (rounds as f64 * positions.len() as f64);
+    println!(
+        "{}: {ns:.1} ns per evaluation over {} positions (checksum {sink})",
+        P::MODULE,
+        positions.len()
+    );
+}
+
 fn run<P: Evaluation>(args: &Args, config: P::Config) -> Result<(), String> {
     let name = P::MODULE;
     if args.init {
         let notes = vec!["Hand-set (not tuned): `tune --init`.".to_string()];
         return write_weights::<P>(&P::initial_weights(), &notes);
+    }
+    if args.bench {
+        bench_eval::<P>(config);
+        return Ok(());
     }
     let data_path = args.data.clone().unwrap_or_else(|| {
         PathBuf::from(env!("CARGO_MANIFEST_DIR"))

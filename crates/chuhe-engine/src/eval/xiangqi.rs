@@ -9,8 +9,8 @@
 //! threatened pieces, and a tempo bonus. Red is the first player.
 
 use chuhe::xiangqi::{
-    cannon_captures, elephant_attacks, horse_attacks, palace, rook_attacks, squares, Position,
-    Role, ADVISOR_STEPS, GENERAL_STEPS, SOLDIER_STEPS,
+    elephant_attacks, horse_attacks, palace, rook_attacks, squares, Position, Role, Square,
+    ADVISOR_STEPS, GENERAL_STEPS, SOLDIER_STEPS,
 };
 use chuhe::Side;
 
@@ -218,9 +218,38 @@ const ACROSS: [u128; 2] = [
 ];
 const SIGN: [i32; 2] = [1, -1];
 
+/// The number of points in a set (the full population count: mobility).
 #[inline(always)]
 fn count(bb: u128) -> i32 {
     bb.count_ones() as i32
+}
+
+/// The number of points in a set that is usually empty or nearly so (threats, legs):
+/// cheaper than a population count on targets without one.
+#[inline(always)]
+fn count_sparse(mut bb: u128) -> i32 {
+    let mut n = 0;
+    while bb != 0 {
+        bb &= bb - 1;
+        n += 1;
+    }
+    n
+}
+
+/// The points strictly between two points on one file or rank.
+#[inline(always)]
+fn between(a: Square, b: Square) -> u128 {
+    let (lo, hi) = if a.index() < b.index() {
+        (a.index(), b.index())
+    } else {
+        (b.index(), a.index())
+    };
+    let span = (1u128 << hi) - (1u128 << (lo + 1));
+    if a.rank() == b.rank() {
+        span
+    } else {
+        span & (FILE_A << a.file())
+    }
 }
 
 /// Sends every term of the evaluation to `acc` (Red's point of view: Red's terms count +1,
@@ -238,6 +267,9 @@ pub fn features<A: Accumulator>(pos: &Position, acc: &mut A) -> i32 {
     let soldiers = pos.role_bb(Role::Soldier);
     let turn = pos.turn().index();
 
+    // Pieces by material slot (advisor, elephant, horse, chariot, cannon, soldier, crossed
+    // soldier), counted as the loops meet them.
+    let mut n = [[0i32; 7]; 2];
     // Attack maps: all of a side's attacks, those of soldiers, advisors and elephants
     // ("low"), of horses and cannons ("mid"), and of soldiers alone.
     let mut att = [0u128; 2];
@@ -247,7 +279,7 @@ pub fn features<A: Accumulator>(pos: &Position, acc: &mut A) -> i32 {
     // Pieces aiming at the enemy palace: chariots, horses, cannons, crossed soldiers.
     let mut aims = [[0i32; 4]; 2];
 
-    // Material, piece-square tables and the short-range attacks.
+    // Piece-square tables and the short-range attacks.
     for s in 0..2 {
         let sg = SIGN[s];
         let own = sides[s];
@@ -261,30 +293,30 @@ pub fn features<A: Accumulator>(pos: &Position, acc: &mut A) -> i32 {
         for sq in squares(advisors & own) {
             acc.add(PST_ADVISOR.at(pst[sq.index()] as usize), sg);
             att_low[s] |= ADVISOR_STEPS[s][sq.index()];
+            n[s][0] += 1;
         }
         for sq in squares(elephants & own) {
             acc.add(PST_ELEPHANT.at(pst[sq.index()] as usize), sg);
             att_low[s] |= elephant_attacks(s, sq, occ);
+            n[s][1] += 1;
         }
+        let crossed = soldiers & own & ACROSS[s];
         for sq in squares(soldiers & own) {
             acc.add(PST_SOLDIER.at(pst[sq.index()] as usize), sg);
             let steps = SOLDIER_STEPS[s][sq.index()];
             soldier_att[s] |= steps;
-            if (steps | sq.bb()) & their_palace != 0 {
-                aims[s][3] += 1;
+            if crossed & sq.bb() == 0 {
+                n[s][5] += 1;
+            } else {
+                n[s][6] += 1;
+                if (steps | sq.bb()) & their_palace != 0 {
+                    aims[s][3] += 1;
+                }
             }
         }
-        let crossed = soldiers & own & ACROSS[s];
-        acc.add(MATERIAL.at(0), sg * count(advisors & own));
-        acc.add(MATERIAL.at(1), sg * count(elephants & own));
-        acc.add(MATERIAL.at(2), sg * count(horses & own));
-        acc.add(MATERIAL.at(3), sg * count(chariots & own));
-        acc.add(MATERIAL.at(4), sg * count(cannons & own));
-        acc.add(MATERIAL.at(5), sg * count(soldiers & own & !crossed));
-        acc.add(MATERIAL.at(6), sg * count(crossed));
         // Crossed soldiers side by side (bit i and i + 1 on one rank).
         let pairs = crossed & (crossed >> 1) & !FILE_I;
-        acc.add(SOLDIER_CONNECTED.at(0), sg * count(pairs));
+        acc.add(SOLDIER_CONNECTED.at(0), sg * count_sparse(pairs));
         att_low[s] |= soldier_att[s];
     }
 
@@ -301,6 +333,7 @@ pub fn features<A: Accumulator>(pos: &Position, acc: &mut A) -> i32 {
 
         for sq in squares(chariots & own) {
             acc.add(PST_CHARIOT.at(pst[sq.index()] as usize), sg);
+            n[s][3] += 1;
             let a = rook_attacks(sq, occ);
             att[s] |= a;
             acc.add(MOB_CHARIOT.at(count(a & !own) as usize), sg);
@@ -316,12 +349,13 @@ pub fn features<A: Accumulator>(pos: &Position, acc: &mut A) -> i32 {
         }
         for sq in squares(horses & own) {
             acc.add(PST_HORSE.at(pst[sq.index()] as usize), sg);
+            n[s][2] += 1;
             let a = horse_attacks(sq, occ);
             att_mid[s] |= a;
             acc.add(MOB_HORSE.at(count(a & !own & !soldier_att[e]) as usize), sg);
             acc.add(
                 HORSE_BLOCKED_LEG.at(0),
-                sg * count(HORSE_LEGS[sq.index()] & occ),
+                sg * count_sparse(HORSE_LEGS[sq.index()] & occ),
             );
             if a & their_palace != 0 {
                 aims[s][1] += 1;
@@ -329,11 +363,13 @@ pub fn features<A: Accumulator>(pos: &Position, acc: &mut A) -> i32 {
         }
         for sq in squares(cannons & own) {
             acc.add(PST_CANNON.at(pst[sq.index()] as usize), sg);
-            att_mid[s] |= cannon_captures(sq, occ);
+            n[s][4] += 1;
             let slide = rook_attacks(sq, occ);
             acc.add(MOB_CANNON.at(count(slide & !occ) as usize), sg);
-            // What the cannon aims at: the points beyond its screens.
+            // Beyond the screens: up to and including the next piece on each line (that
+            // piece is what the cannon captures); the rest is what it aims at.
             let beyond = rook_attacks(sq, occ & !(slide & occ)) & !slide;
+            att_mid[s] |= beyond & occ;
             if beyond & their_palace != 0 {
                 aims[s][2] += 1;
             }
@@ -345,62 +381,68 @@ pub fn features<A: Accumulator>(pos: &Position, acc: &mut A) -> i32 {
                 } else {
                     continue;
                 };
-                let between = rook_attacks(sq, g.bb()) & rook_attacks(g, sq.bb());
-                let screens = count(between & occ).min(3) as usize;
+                let screens = count_sparse(between(sq, g) & occ).min(3) as usize;
                 acc.add(CANNON_LINE.at(row + screens), sg);
             }
         }
         att[s] |= att_low[s] | att_mid[s];
     }
 
-    // The general's safety and the threats, for each defending side `d`.
+    // Material, the general's safety and the threats, for each defending side `d`.
     for d in 0..2 {
         let e = d ^ 1;
         let (sgd, sge) = (SIGN[d], SIGN[e]);
         let own = sides[d];
-        let theirs = sides[e];
-        let adv = count(advisors & own).min(2);
-        let ele = count(elephants & own).min(2);
+        for (slot, &k) in n[d].iter().enumerate() {
+            acc.add(MATERIAL.at(slot), sgd * k);
+        }
+        let adv = n[d][0].min(2);
+        let ele = n[d][1].min(2);
         let missing = (4 - adv - ele) as usize;
-        for (k, &n) in aims[e].iter().enumerate() {
-            acc.add(KING_ATTACKERS.at(k * 5 + missing), sge * n);
+        for (k, &a) in aims[e].iter().enumerate() {
+            if a != 0 {
+                acc.add(KING_ATTACKERS.at(k * 5 + missing), sge * a);
+            }
         }
-        let enemy = [
-            count(chariots & theirs),
-            count(horses & theirs),
-            count(cannons & theirs),
-            count(soldiers & theirs & ACROSS[e]),
-        ];
-        for (k, &n) in enemy.iter().enumerate() {
-            acc.add(MISSING_DEFENDERS.at(k), sge * (2 - adv) * n);
-            acc.add(MISSING_DEFENDERS.at(4 + k), sge * (2 - ele) * n);
+        // The enemy's chariots, horses, cannons, crossed soldiers.
+        let enemy = [n[e][3], n[e][2], n[e][4], n[e][6]];
+        for (k, &c) in enemy.iter().enumerate() {
+            acc.add(MISSING_DEFENDERS.at(k), sge * (2 - adv) * c);
+            acc.add(MISSING_DEFENDERS.at(4 + k), sge * (2 - ele) * c);
         }
-        acc.add(PALACE_PRESSURE.at(0), sge * count(att[e] & PALACE[d]));
+        acc.add(
+            PALACE_PRESSURE.at(0),
+            sge * count_sparse(att[e] & PALACE[d]),
+        );
 
         let row = if d == turn { 0 } else { 1 };
         let hanging = own & att[e] & !att[d];
-        let by_role = [advisors, elephants, horses, chariots, cannons, soldiers];
-        for (slot, &bb) in by_role.iter().enumerate() {
-            acc.add(HANGING.at(row * 6 + slot), sgd * count(hanging & bb));
+        if hanging != 0 {
+            let by_role = [advisors, elephants, horses, chariots, cannons, soldiers];
+            for (slot, &bb) in by_role.iter().enumerate() {
+                acc.add(HANGING.at(row * 6 + slot), sgd * count_sparse(hanging & bb));
+            }
         }
         let low = att_low[e];
-        acc.add(
-            ATTACKED_BY_LESSER.at(row * 3),
-            sgd * count(horses & own & low),
-        );
-        acc.add(
-            ATTACKED_BY_LESSER.at(row * 3 + 1),
-            sgd * count(chariots & own & (low | att_mid[e])),
-        );
-        acc.add(
-            ATTACKED_BY_LESSER.at(row * 3 + 2),
-            sgd * count(cannons & own & low),
-        );
+        let lesser = [
+            horses & own & low,
+            chariots & own & (low | att_mid[e]),
+            cannons & own & low,
+        ];
+        for (slot, &bb) in lesser.iter().enumerate() {
+            if bb != 0 {
+                acc.add(
+                    ATTACKED_BY_LESSER.at(row * 3 + slot),
+                    sgd * count_sparse(bb),
+                );
+            }
+        }
     }
 
     acc.add(TEMPO.at(0), SIGN[turn]);
 
-    (4 * count(chariots) + 2 * count(horses | cannons)).min(PHASE_MAX)
+    let phase = 4 * (n[0][3] + n[1][3]) + 2 * (n[0][2] + n[1][2] + n[0][4] + n[1][4]);
+    phase.min(PHASE_MAX)
 }
 
 /// The hand-set weights the first tuning started from (and the baseline of the tuner's

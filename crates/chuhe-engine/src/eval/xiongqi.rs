@@ -11,7 +11,7 @@
 //! tempo bonus. South is the first player.
 
 use chuhe::xiongqi::{
-    bishop_attacks, cannon_captures, horse_attacks, rank_bb, rook_attacks, squares, Position, Role,
+    bishop_attacks, horse_attacks, rank_bb, rook_attacks, squares, Position, Role, Square,
 };
 use chuhe::Side;
 
@@ -267,9 +267,38 @@ const PRE_FAR: [u64; 2] = [rank_bb(6), rank_bb(1)];
 const FAR: [u64; 2] = [rank_bb(7), rank_bb(0)];
 const SIGN: [i32; 2] = [1, -1];
 
+/// The number of squares in a set (the full population count: mobility).
 #[inline(always)]
 fn count(bb: u64) -> i32 {
     bb.count_ones() as i32
+}
+
+/// The number of squares in a set that is usually empty or nearly so (threats, legs):
+/// cheaper than a population count on targets without one.
+#[inline(always)]
+fn count_sparse(mut bb: u64) -> i32 {
+    let mut n = 0;
+    while bb != 0 {
+        bb &= bb - 1;
+        n += 1;
+    }
+    n
+}
+
+/// The squares strictly between two squares on one file or rank.
+#[inline(always)]
+fn between(a: Square, b: Square) -> u64 {
+    let (lo, hi) = if a.index() < b.index() {
+        (a.index(), b.index())
+    } else {
+        (b.index(), a.index())
+    };
+    let span = (1u64 << hi) - (1u64 << (lo + 1));
+    if a.rank() == b.rank() {
+        span
+    } else {
+        span & (FILE_A << a.file())
+    }
 }
 
 /// Sends every term of the evaluation to `acc` (South's point of view: South's terms count
@@ -292,6 +321,18 @@ pub fn features<A: Accumulator>(pos: &Position, acc: &mut A) -> i32 {
     let all_soldiers = soldiers | crossed;
     let turn = pos.turn().index();
 
+    // Each side's terminal piece and its zone (its square and the eight around it).
+    let mut terminal = [None; 2];
+    let mut zone = [0u64; 2];
+    for s in 0..2 {
+        if let Some(t) = squares(terminals & sides[s]).next() {
+            terminal[s] = Some(t);
+            zone[s] = ORTHO[t.index()] | DIAG[t.index()] | t.bb();
+        }
+    }
+
+    // Pieces by material slot, counted as the loops meet them.
+    let mut n = [[0i32; 8]; 2];
     // Attack maps: all, by soldiers and advisors ("low"), by bears, cannons and horses
     // ("mid"), by chariots, and by soldiers alone.
     let mut att = [0u64; 2];
@@ -299,50 +340,60 @@ pub fn features<A: Accumulator>(pos: &Position, acc: &mut A) -> i32 {
     let mut att_mid = [0u64; 2];
     let mut att_chariot = [0u64; 2];
     let mut soldier_att = [0u64; 2];
+    // Pieces reaching the enemy terminal piece's zone, by role: chariot, empress, bear,
+    // cannon (beyond its screen), horse, soldier, dragon.
+    let mut aims = [[0i32; 7]; 2];
 
-    // Material, piece-square tables, short-range attacks.
+    // Piece-square tables of the short-range pieces and their attacks.
     for s in 0..2 {
         let sg = SIGN[s];
         let own = sides[s];
         let pst = &PST_INDEX[s];
-        for role in Role::ALL {
-            let base = PST_GENERAL.start + role.index() * 32;
-            for sq in squares(bb(role) & own) {
-                acc.add(base + pst[sq.index()] as usize, sg);
+        let their_zone = zone[s ^ 1];
+        for sq in squares(terminals & own) {
+            let i = sq.index();
+            if dragons & sq.bb() != 0 {
+                acc.add(PST_DRAGON.at(pst[i] as usize), sg);
+                let a = rook_attacks(sq, occ);
+                att[s] |= a;
+                aims[s][6] += i32::from(a & their_zone != 0);
+            } else {
+                acc.add(PST_GENERAL.at(pst[i] as usize), sg);
+                att[s] |= ORTHO[i];
             }
         }
-        for sq in squares(terminals & own) {
-            att[s] |= if dragons & sq.bb() != 0 {
-                rook_attacks(sq, occ)
-            } else {
-                ORTHO[sq.index()]
-            };
-        }
         for sq in squares(advisors & own) {
+            acc.add(PST_ADVISOR.at(pst[sq.index()] as usize), sg);
             att_low[s] |= DIAG[sq.index()];
+            n[s][0] += 1;
         }
         for sq in squares(soldiers & own) {
-            soldier_att[s] |= FORWARD[s][sq.index()];
+            acc.add(PST_SOLDIER.at(pst[sq.index()] as usize), sg);
+            let a = FORWARD[s][sq.index()];
+            soldier_att[s] |= a;
+            aims[s][5] += i32::from(a & their_zone != 0);
+            n[s][6] += 1;
         }
         for sq in squares(crossed & own) {
-            soldier_att[s] |= FORWARD[s][sq.index()] | SIDEWAYS[sq.index()];
+            acc.add(PST_CROSSED_SOLDIER.at(pst[sq.index()] as usize), sg);
+            let a = FORWARD[s][sq.index()] | SIDEWAYS[sq.index()];
+            soldier_att[s] |= a;
+            aims[s][5] += i32::from(a & their_zone != 0);
+            n[s][7] += 1;
         }
         att_low[s] |= soldier_att[s];
-        let material = [
-            advisors, bears, chariots, cannons, horses, empresses, soldiers, crossed,
-        ];
-        for (slot, &m) in material.iter().enumerate() {
-            acc.add(MATERIAL.at(slot), sg * count(m & own));
-        }
         let own_bears = bears & own;
         if own_bears & DARK != 0 && own_bears & !DARK != 0 {
             acc.add(BEAR_PAIR.at(0), sg);
         }
         let c = crossed & own;
-        acc.add(SOLDIER_CONNECTED.at(0), sg * count(c & (c >> 1) & !FILE_H));
+        acc.add(
+            SOLDIER_CONNECTED.at(0),
+            sg * count_sparse(c & (c >> 1) & !FILE_H),
+        );
         acc.add(
             SOLDIER_PROTECTED.at(0),
-            sg * count(all_soldiers & own & soldier_att[s]),
+            sg * count_sparse(all_soldiers & own & soldier_att[s]),
         );
     }
 
@@ -351,12 +402,17 @@ pub fn features<A: Accumulator>(pos: &Position, acc: &mut A) -> i32 {
         let sg = SIGN[s];
         let e = s ^ 1;
         let own = sides[s];
+        let pst = &PST_INDEX[s];
         let safe = !own & !soldier_att[e];
-        let their_terminal = terminals & sides[e];
+        let their_zone = zone[e];
+        let their_terminal = terminal[e];
 
         for sq in squares(chariots & own) {
+            acc.add(PST_CHARIOT.at(pst[sq.index()] as usize), sg);
+            n[s][2] += 1;
             let a = rook_attacks(sq, occ);
             att_chariot[s] |= a;
+            aims[s][0] += i32::from(a & their_zone != 0);
             acc.add(MOB_CHARIOT.at(count(a & !own) as usize), sg);
             let file = FILE_A << sq.file();
             if file & all_soldiers == 0 {
@@ -367,83 +423,73 @@ pub fn features<A: Accumulator>(pos: &Position, acc: &mut A) -> i32 {
             line_to(acc, sg, sq, their_terminal, occ, 4);
         }
         for sq in squares(empresses & own) {
+            acc.add(PST_EMPRESS.at(pst[sq.index()] as usize), sg);
+            n[s][5] += 1;
             let a = rook_attacks(sq, occ) | KNIGHT[sq.index()];
             att[s] |= a;
+            aims[s][1] += i32::from(a & their_zone != 0);
             acc.add(MOB_EMPRESS.at(count(a & !own) as usize), sg);
             line_to(acc, sg, sq, their_terminal, occ, 4);
         }
         for sq in squares(bears & own) {
+            acc.add(PST_BEAR.at(pst[sq.index()] as usize), sg);
+            n[s][1] += 1;
             let a = bishop_attacks(sq, occ);
             att_mid[s] |= a;
+            aims[s][2] += i32::from(a & their_zone != 0);
             acc.add(MOB_BEAR.at(count(a & !own) as usize), sg);
         }
+        for sq in squares(cannons & own) {
+            acc.add(PST_CANNON.at(pst[sq.index()] as usize), sg);
+            n[s][3] += 1;
+            let slide = rook_attacks(sq, occ);
+            acc.add(MOB_CANNON.at(count(slide & !occ) as usize), sg);
+            // Beyond the screens: up to and including the next piece on each line (that
+            // piece is what the cannon captures); the rest is what it aims at.
+            let beyond = rook_attacks(sq, occ & !(slide & occ)) & !slide;
+            att_mid[s] |= beyond & occ;
+            aims[s][3] += i32::from(beyond & their_zone != 0);
+            line_to(acc, sg, sq, their_terminal, occ, 0);
+        }
         for sq in squares(horses & own) {
+            acc.add(PST_HORSE.at(pst[sq.index()] as usize), sg);
+            n[s][4] += 1;
             let a = horse_attacks(sq, occ);
             att_mid[s] |= a;
+            aims[s][4] += i32::from(a & their_zone != 0);
             acc.add(MOB_HORSE.at(count(a & safe) as usize), sg);
             acc.add(
                 HORSE_BLOCKED_LEG.at(0),
-                sg * count(HORSE_LEGS[sq.index()] & occ),
+                sg * count_sparse(HORSE_LEGS[sq.index()] & occ),
             );
-        }
-        for sq in squares(cannons & own) {
-            att_mid[s] |= cannon_captures(sq, occ);
-            let slide = rook_attacks(sq, occ);
-            acc.add(MOB_CANNON.at(count(slide & !occ) as usize), sg);
-            line_to(acc, sg, sq, their_terminal, occ, 0);
         }
         att[s] |= att_low[s] | att_mid[s] | att_chariot[s];
     }
 
-    // The terminal piece's safety, promotions and threats, for each defending side `d`.
+    // Material, the terminal piece's safety, promotions and threats, for each defending
+    // side `d`.
     for d in 0..2 {
         let e = d ^ 1;
         let (sgd, sge) = (SIGN[d], SIGN[e]);
         let own = sides[d];
-        let theirs = sides[e];
         let row = if d == turn { 0 } else { 1 };
+        for (slot, &k) in n[d].iter().enumerate() {
+            acc.add(MATERIAL.at(slot), sgd * k);
+        }
 
-        for t in squares(terminals & own) {
-            let zone = ORTHO[t.index()] | DIAG[t.index()] | t.bb();
-            let defenders = count(zone & own & !t.bb()).min(3) as usize;
-            // Attackers by role: chariot, empress, bear, cannon, horse, soldier, dragon.
-            let mut n = [0i32; 7];
-            for sq in squares(chariots & theirs) {
-                n[0] += i32::from(rook_attacks(sq, occ) & zone != 0);
+        if let Some(t) = terminal[d] {
+            let z = zone[d];
+            let defenders = count_sparse(z & own & !t.bb()).min(3) as usize;
+            for (k, &a) in aims[e].iter().enumerate() {
+                if a != 0 {
+                    acc.add(TERMINAL_ATTACKERS.at(k * 4 + defenders), sge * a);
+                }
             }
-            for sq in squares(empresses & theirs) {
-                n[1] += i32::from((rook_attacks(sq, occ) | KNIGHT[sq.index()]) & zone != 0);
-            }
-            for sq in squares(bears & theirs) {
-                n[2] += i32::from(bishop_attacks(sq, occ) & zone != 0);
-            }
-            for sq in squares(cannons & theirs) {
-                let slide = rook_attacks(sq, occ);
-                let beyond = rook_attacks(sq, occ & !(slide & occ)) & !slide;
-                n[3] += i32::from(beyond & zone != 0);
-            }
-            for sq in squares(horses & theirs) {
-                n[4] += i32::from(horse_attacks(sq, occ) & zone != 0);
-            }
-            for sq in squares(all_soldiers & theirs) {
-                let steps = if crossed & sq.bb() != 0 {
-                    FORWARD[e][sq.index()] | SIDEWAYS[sq.index()]
-                } else {
-                    FORWARD[e][sq.index()]
-                };
-                n[5] += i32::from(steps & zone != 0);
-            }
-            for sq in squares(dragons & theirs) {
-                n[6] += i32::from(rook_attacks(sq, occ) & zone != 0);
-            }
-            for (k, &c) in n.iter().enumerate() {
-                acc.add(TERMINAL_ATTACKERS.at(k * 4 + defenders), sge * c);
-            }
-            let escapes = count(ORTHO[t.index()] & !own & !att[e]) as usize;
+            let escapes = count_sparse(ORTHO[t.index()] & !own & !att[e]) as usize;
             acc.add(TERMINAL_ESCAPES.at(escapes), sgd);
             let exposure = count(rook_attacks(t, occ) & !own) as usize;
             acc.add(TERMINAL_EXPOSURE.at(exposure), sgd);
-            acc.add(TERMINAL_PRESSURE.at(0), sge * count(att[e] & zone));
+            acc.add(TERMINAL_PRESSURE.at(0), sge * count_sparse(att[e] & z));
         }
 
         // Soldiers one move from promoting: a forward step onto the far rank, or a step
@@ -465,50 +511,49 @@ pub fn features<A: Accumulator>(pos: &Position, acc: &mut A) -> i32 {
         acc.add(PROMOTION.at(row * 2 + 1), sgd * promo[1]);
 
         let hanging = own & att[e] & !att[d];
-        let by_slot = [
-            advisors, bears, chariots, cannons, horses, empresses, soldiers, crossed,
-        ];
-        for (slot, &m) in by_slot.iter().enumerate() {
-            acc.add(HANGING.at(row * 8 + slot), sgd * count(hanging & m));
+        if hanging != 0 {
+            let by_slot = [
+                advisors, bears, chariots, cannons, horses, empresses, soldiers, crossed,
+            ];
+            for (slot, &m) in by_slot.iter().enumerate() {
+                acc.add(HANGING.at(row * 8 + slot), sgd * count_sparse(hanging & m));
+            }
         }
         let low = att_low[e];
         let mid = att_mid[e];
-        acc.add(
-            ATTACKED_BY_LESSER.at(row * 3),
-            sgd * count(empresses & own & (low | mid | att_chariot[e])),
-        );
-        acc.add(
-            ATTACKED_BY_LESSER.at(row * 3 + 1),
-            sgd * count(chariots & own & (low | mid)),
-        );
-        acc.add(
-            ATTACKED_BY_LESSER.at(row * 3 + 2),
-            sgd * count((bears | cannons | horses) & own & low),
-        );
+        let lesser = [
+            empresses & own & (low | mid | att_chariot[e]),
+            chariots & own & (low | mid),
+            (bears | cannons | horses) & own & low,
+        ];
+        for (slot, &m) in lesser.iter().enumerate() {
+            if m != 0 {
+                acc.add(ATTACKED_BY_LESSER.at(row * 3 + slot), sgd * count_sparse(m));
+            }
+        }
     }
 
     acc.add(TEMPO.at(0), SIGN[turn]);
 
-    (6 * count(empresses) + 4 * count(chariots) + 2 * count(bears | cannons | horses))
-        .min(PHASE_MAX)
+    let t = |slot: usize| n[0][slot] + n[1][slot];
+    (6 * t(5) + 4 * t(2) + 2 * (t(1) + t(3) + t(4))).min(PHASE_MAX)
 }
 
-/// A line piece on `sq` sharing a file or rank with the enemy terminal piece: counts
-/// [`LINE_TO_TERMINAL`] at `row` by the pieces between them.
+/// A line piece on `sq` sharing a file or rank with the enemy terminal piece on `terminal`:
+/// counts [`LINE_TO_TERMINAL`] at `row` by the pieces between them.
 #[inline(always)]
 fn line_to<A: Accumulator>(
     acc: &mut A,
     sg: i32,
-    sq: chuhe::xiongqi::Square,
-    their_terminal: u64,
+    sq: Square,
+    terminal: Option<Square>,
     occ: u64,
     row: usize,
 ) {
-    for t in squares(their_terminal) {
+    if let Some(t) = terminal {
         if t.file() == sq.file() || t.rank() == sq.rank() {
-            let between = rook_attacks(sq, t.bb()) & rook_attacks(t, sq.bb());
-            let n = count(between & occ).min(3) as usize;
-            acc.add(LINE_TO_TERMINAL.at(row + n), sg);
+            let k = count_sparse(between(sq, t) & occ).min(3) as usize;
+            acc.add(LINE_TO_TERMINAL.at(row + k), sg);
         }
     }
 }
