@@ -137,6 +137,15 @@ proptest! {
                     .fold(0u64, |bb, m| bb | m.to().bb());
                 assert_eq!(attacked, targets, "{sq} in {pos:?}");
             }
+            // `attackers_to` is the reverse of `attacks_from`, on the board as it stands and
+            // with pieces taken away.
+            let occ = pos.occupied();
+            for target in chuhe::xiongqi::squares(occ) {
+                let expected = chuhe::xiongqi::squares(occ)
+                    .filter(|&from| pos.attacks_from(from) & target.bb() != 0)
+                    .fold(0u64, |bb, from| bb | from.bb());
+                assert_eq!(pos.attackers_to(target, occ), expected, "{target} in {pos:?}");
+            }
         });
     }
 }

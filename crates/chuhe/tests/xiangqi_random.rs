@@ -140,6 +140,14 @@ proptest! {
                     .fold(0u128, |bb, m| bb | m.to().bb());
                 assert_eq!(attacked, targets, "{sq} in {pos:?}");
             }
+            // `attackers_to` is the reverse of `attacks_from`.
+            let occ = pos.occupied();
+            for target in chuhe::xiangqi::squares(occ) {
+                let expected = chuhe::xiangqi::squares(occ)
+                    .filter(|&from| pos.attacks_from(from) & target.bb() != 0)
+                    .fold(0u128, |bb, from| bb | from.bb());
+                assert_eq!(pos.attackers_to(target, occ), expected, "{target} in {pos:?}");
+            }
         });
     }
 

@@ -418,6 +418,43 @@ impl Position {
         });
     }
 
+    /// Every piece (of both sides) in `occ` that attacks `sq` when exactly the points of
+    /// `occ` are occupied (`sq` counts as occupied: it holds the piece to capture): pieces
+    /// outside `occ` count as gone, and lines, screens, legs and
+    /// eyes are judged by `occ`. With `occ = self.occupied()` it holds the pieces whose
+    /// [`Position::attacks_from`] contains `sq`; static exchange evaluation removes captured
+    /// pieces from `occ` one by one.
+    ///
+    /// ```
+    /// use chuhe::xiangqi::{Position, Square};
+    /// let pos = Position::start();
+    /// let b10: Square = "b10".parse().unwrap();
+    /// // Red's cannon on b3 (over the screen on b8) and Black's chariot on a10 (a defender).
+    /// assert_eq!(pos.attackers_to(b10, pos.occupied()).count_ones(), 2);
+    /// ```
+    pub fn attackers_to(&self, sq: Square, occ: u128) -> u128 {
+        let i = sq.index();
+        let r = |role: Role| self.by_role[role.index()] & occ;
+        let of = |side: Side, role: Role| r(role) & self.by_side[side.index()];
+        let mut bb = rook_attacks(sq, occ) & r(Role::Chariot)
+            | cannon_captures(sq, occ) & r(Role::Cannon)
+            | horse_attackers(sq, r(Role::Horse), occ);
+        for side in [Side::First, Side::Second] {
+            let s = side.index();
+            bb |= SOLDIER_ATTACKERS[s][i] & of(side, Role::Soldier)
+                | ADVISOR_STEPS[s][i] & of(side, Role::Advisor)
+                | elephant_attacks(s, sq, occ) & of(side, Role::Elephant)
+                | GENERAL_STEPS[s][i] & of(side, Role::General);
+        }
+        if self.rules == RuleSet::Capture {
+            // C2: a general facing the enemy general on an open file attacks it.
+            if let Some(victim) = self.piece_at(sq).filter(|p| p.role == Role::General) {
+                bb |= file_attacks(sq, occ) & of(!victim.side, Role::General);
+            }
+        }
+        bb
+    }
+
     /// The points the piece on `sq` attacks: where it could capture an enemy piece by the
     /// movement rules, own pieces' points included (those it protects), the general's safety
     /// aside. Empty for an empty point.
@@ -612,5 +649,54 @@ fn sq(file: u8, rank: u8) -> Square {
 impl std::fmt::Debug for Position {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Position({})", self.to_fen())
+    }
+}
+
+#[cfg(test)]
+mod attackers_tests {
+    use super::*;
+
+    /// `attackers_to` with pieces taken out of the occupancy equals the reverse of
+    /// `attacks_from` on the position with those pieces really removed.
+    #[test]
+    fn attackers_to_sees_through_removed_pieces() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut checked = 0;
+        for _game in 0..40 {
+            let mut pos = Position::start();
+            for _ply in 0..(next() % 80) {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.play_unchecked(moves[(next() % moves.len() as u64) as usize]);
+            }
+            let mut thinned = pos.clone();
+            let mut occ = pos.occupied();
+            for sq in squares(pos.occupied()) {
+                if next() % 3 == 0 {
+                    thinned.remove(sq, Piece::from_index(thinned.board[sq.index()] as usize));
+                    occ &= !sq.bb();
+                }
+            }
+            for target in squares(occ) {
+                let expected = squares(occ)
+                    .filter(|&from| thinned.attacks_from(from) & target.bb() != 0)
+                    .fold(0u128, |bb, from| bb | from.bb());
+                assert_eq!(
+                    pos.attackers_to(target, occ),
+                    expected,
+                    "{target} in {pos:?}"
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 500);
     }
 }

@@ -301,6 +301,46 @@ impl Position {
         }
     }
 
+    /// Every piece (of both sides) in `occ` that attacks `sq` when exactly the squares of
+    /// `occ` are occupied (`sq` counts as occupied: it holds the piece to capture): pieces
+    /// outside `occ` count as gone, and lines, screens and legs are
+    /// judged by `occ`. With `occ = self.occupied()` it holds the pieces whose
+    /// [`Position::attacks_from`] contains `sq`; static exchange evaluation removes captured
+    /// pieces from `occ` one by one.
+    ///
+    /// ```
+    /// use chuhe::xiongqi::{Position, Square};
+    /// let pos = Position::start();
+    /// let c6: Square = "c6".parse().unwrap();
+    /// // South's cannon on c2 (over the screen on c3), and North's horse on b8 (through its
+    /// // free leg b7) defending.
+    /// assert_eq!(pos.attackers_to(c6, pos.occupied()).count_ones(), 2);
+    /// ```
+    pub fn attackers_to(&self, sq: Square, occ: u64) -> u64 {
+        let i = sq.index();
+        let r = |role: Role| self.by_role[role.index()] & occ;
+        let of = |side: Side, role: Role| r(role) & self.by_side[side.index()];
+        let rook = rook_attacks(sq, occ);
+        let mut bb = ORTHOGONAL_STEPS[i] & r(Role::General)
+            | rook & (r(Role::Dragon) | r(Role::Chariot) | r(Role::Empress))
+            | KNIGHT_LEAPS[i] & r(Role::Empress)
+            | DIAGONAL_STEPS[i] & r(Role::Advisor)
+            | bishop_attacks(sq, occ) & r(Role::Bear)
+            | cannon_captures(sq, occ) & r(Role::Cannon);
+        for horse in squares(r(Role::Horse)) {
+            if horse_attacks(horse, occ) & sq.bb() != 0 {
+                bb |= horse.bb();
+            }
+        }
+        for side in Side::BOTH {
+            // A soldier of `side` attacks `sq` from where the other side's soldier would step.
+            let other = (!side).index();
+            bb |= SOLDIER_STEPS[other][i] & of(side, Role::Soldier)
+                | CROSSED_SOLDIER_STEPS[other][i] & of(side, Role::CrossedSoldier);
+        }
+        bb
+    }
+
     /// The squares the piece on `sq` attacks: where it could capture an enemy piece by the
     /// movement rules, own pieces' squares included (those it protects). Empty for an empty
     /// square.
@@ -553,5 +593,54 @@ fn sq(file: u8, rank: u8) -> Square {
 impl std::fmt::Debug for Position {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Position({})", self.to_feen())
+    }
+}
+
+#[cfg(test)]
+mod attackers_tests {
+    use super::*;
+
+    /// `attackers_to` with pieces taken out of the occupancy equals the reverse of
+    /// `attacks_from` on the position with those pieces really removed.
+    #[test]
+    fn attackers_to_sees_through_removed_pieces() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut checked = 0;
+        for _game in 0..40 {
+            let mut pos = Position::start();
+            for _ply in 0..(next() % 80) {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.play_unchecked(moves[(next() % moves.len() as u64) as usize]);
+            }
+            let mut thinned = pos.clone();
+            let mut occ = pos.occupied();
+            for sq in squares(pos.occupied()) {
+                if next() % 3 == 0 {
+                    thinned.remove(sq, Piece::from_index(thinned.board[sq.index()] as usize));
+                    occ &= !sq.bb();
+                }
+            }
+            for target in squares(occ) {
+                let expected = squares(occ)
+                    .filter(|&from| thinned.attacks_from(from) & target.bb() != 0)
+                    .fold(0u64, |bb, from| bb | from.bb());
+                assert_eq!(
+                    pos.attackers_to(target, occ),
+                    expected,
+                    "{target} in {pos:?}"
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 500);
     }
 }
