@@ -23,6 +23,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod bench;
 mod engine;
 pub mod eval;
 pub mod game;
@@ -30,6 +31,7 @@ pub mod limits;
 pub mod score;
 pub mod search;
 pub mod tt;
+pub mod uci;
 
 pub use engine::{
     BestMove, Engine, EngineError, Options, ScoreBound, SearchEvent, SearchInfo, MAX_LEVEL,

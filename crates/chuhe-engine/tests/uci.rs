@@ -1,0 +1,700 @@
+//! The UCI / UCCI driver in process: commands go in through a channel, answers come back
+//! line by line, and every answer is checked against the rules library.
+
+use std::io::{self, BufRead, Read, Write};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use chuhe::{GameKind, MoveNotation};
+use chuhe_engine::uci;
+
+/// Input fed line by line from the test.
+struct ChannelReader {
+    rx: Receiver<Vec<u8>>,
+    buf: Vec<u8>,
+    pos: usize,
+}
+
+impl Read for ChannelReader {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let available = self.fill_buf()?;
+        let n = available.len().min(out.len());
+        out[..n].copy_from_slice(&available[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl BufRead for ChannelReader {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.pos == self.buf.len() {
+            match self.rx.recv() {
+                Ok(bytes) => {
+                    self.buf = bytes;
+                    self.pos = 0;
+                }
+                Err(_) => return Ok(&[]),
+            }
+        }
+        Ok(&self.buf[self.pos..])
+    }
+    fn consume(&mut self, n: usize) {
+        self.pos = (self.pos + n).min(self.buf.len());
+    }
+}
+
+/// Output handed to the test one line at a time.
+struct ChannelWriter {
+    tx: Sender<String>,
+    partial: Vec<u8>,
+}
+
+impl Write for ChannelWriter {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        for &b in buf {
+            if b == b'\n' {
+                let line = String::from_utf8(std::mem::take(&mut self.partial))
+                    .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
+                let _ = self.tx.send(line);
+            } else {
+                self.partial.push(b);
+            }
+        }
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A running driver.
+struct Session {
+    input: Option<Sender<Vec<u8>>>,
+    output: Receiver<String>,
+    driver: Option<JoinHandle<io::Result<()>>>,
+}
+
+const WAIT: Duration = Duration::from_secs(60);
+
+impl Session {
+    fn start(game: GameKind) -> Session {
+        let (in_tx, in_rx) = mpsc::channel();
+        let (out_tx, out_rx) = mpsc::channel();
+        let reader = ChannelReader {
+            rx: in_rx,
+            buf: Vec::new(),
+            pos: 0,
+        };
+        let writer = ChannelWriter {
+            tx: out_tx,
+            partial: Vec::new(),
+        };
+        let driver = std::thread::spawn(move || uci::run(game, reader, writer));
+        Session {
+            input: Some(in_tx),
+            output: out_rx,
+            driver: Some(driver),
+        }
+    }
+
+    fn send(&self, line: &str) {
+        if let Some(tx) = &self.input {
+            tx.send(format!("{line}\n").into_bytes())
+                .expect("driver alive");
+        }
+    }
+
+    /// Lines up to and including the first that satisfies `done`.
+    fn until(&self, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + WAIT;
+        let mut lines = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.output.recv_timeout(left) {
+                Ok(line) => {
+                    let stop = done(&line);
+                    lines.push(line);
+                    if stop {
+                        return lines;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => panic!("no answer in time; so far: {lines:?}"),
+                Err(RecvTimeoutError::Disconnected) => {
+                    panic!("the driver ended; so far: {lines:?}")
+                }
+            }
+        }
+    }
+
+    /// Sends `isready` and returns what came before `readyok`.
+    fn sync(&self) -> Vec<String> {
+        self.send("isready");
+        let mut lines = self.until(|l| l == "readyok");
+        lines.pop();
+        lines
+    }
+
+    /// Lines up to the best move; returns them and the move (`None` for `(none)`).
+    fn best_move(&self) -> (Vec<String>, Option<String>) {
+        let lines = self.until(|l| l.starts_with("bestmove") || l == "nobestmove");
+        let last = lines.last().cloned().unwrap_or_default();
+        let best = last
+            .split_whitespace()
+            .nth(1)
+            .filter(|m| *m != "(none)")
+            .map(str::to_string);
+        (lines, best)
+    }
+
+    /// The FEEN that `d` shows.
+    fn feen(&self) -> String {
+        self.send("d");
+        let lines = self.until(|l| l.starts_with("feen: "));
+        lines.last().unwrap()["feen: ".len()..].to_string()
+    }
+
+    /// Closes the input and waits for the driver.
+    fn finish(mut self) -> (Vec<String>, io::Result<()>) {
+        self.input.take();
+        let result = self.driver.take().unwrap().join().expect("no panic");
+        let rest = self.output.try_iter().collect();
+        (rest, result)
+    }
+}
+
+/// Is `text` a legal move after `moves` from `position`, in `notation`?
+fn legal(
+    game: GameKind,
+    position: &str,
+    moves: &[&str],
+    notation: MoveNotation,
+    text: &str,
+) -> bool {
+    let mut g = game.new_game(position).unwrap();
+    for m in moves {
+        g.play_text(m, notation).unwrap();
+    }
+    g.legal_moves_text(notation)
+        .unwrap()
+        .iter()
+        .any(|m| m == text)
+}
+
+const XIANGQI_START_FEEN: &str =
+    "rheag^aehr/9/1c5c1/s1s1s1s1s/9/9/S1S1S1S1S/1C5C1/9/RHEAG^AEHR / X/x";
+const XIONGQI_START_FEEN: &str = "rhbag^bhr/2c2c2/ssssssss/8/8/SSSSSSSS/2C2C2/RHBAG^BHR / X/x";
+
+#[test]
+fn handshake_names_the_engine_and_every_option() {
+    let s = Session::start(GameKind::Xiangqi);
+    s.send("uci");
+    let lines = s.until(|l| l == "uciok");
+    assert!(lines[0].starts_with("id name chuhe "), "{lines:?}");
+    assert!(lines.contains(&"id author the chuhe developers".to_string()));
+    for name in [
+        "Hash",
+        "Threads",
+        "MultiPV",
+        "Skill Level",
+        "Move Overhead",
+        "UCI_Variant",
+        "Clear Hash",
+    ] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {name} type "))),
+            "{name}: {lines:?}"
+        );
+    }
+    let variant = lines.iter().find(|l| l.contains("UCI_Variant")).unwrap();
+    assert!(variant.contains("type combo default xiangqi"), "{variant}");
+    for g in ["xiongqi", "xiangqi", "xiangqi-capture"] {
+        assert!(variant.contains(&format!("var {g}")), "{variant}");
+    }
+    assert!(s.sync().is_empty());
+    s.send("quit");
+    let (_, result) = s.finish();
+    assert!(result.is_ok());
+}
+
+#[test]
+fn the_variant_default_follows_the_game_given() {
+    let s = Session::start(GameKind::Xiongqi);
+    s.send("uci");
+    let lines = s.until(|l| l == "uciok");
+    assert!(lines
+        .iter()
+        .any(|l| l.contains("UCI_Variant type combo default xiongqi")));
+    assert_eq!(s.feen(), XIONGQI_START_FEEN);
+}
+
+#[test]
+fn a_search_from_a_position_gives_a_legal_move_and_info_lines() {
+    let s = Session::start(GameKind::Xiangqi);
+    s.send("position startpos moves h3e3 h10g8");
+    s.send("go depth 3");
+    let (lines, best) = s.best_move();
+    let best = best.expect("a move");
+    assert!(
+        legal(
+            GameKind::Xiangqi,
+            "start",
+            &["h3e3", "h10g8"],
+            MoveNotation::Uci,
+            &best
+        ),
+        "{best}"
+    );
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert!(!infos.is_empty(), "{lines:?}");
+    for info in &infos {
+        for field in [
+            "seldepth", "multipv", "score", "nodes", "nps", "time", "hashfull",
+        ] {
+            assert!(info.contains(&format!(" {field} ")), "{field}: {info}");
+        }
+    }
+    assert!(
+        infos.last().unwrap().starts_with("info depth 3 "),
+        "{infos:?}"
+    );
+    let pv: Vec<&str> = infos
+        .last()
+        .unwrap()
+        .split(" pv ")
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    assert_eq!(pv[0], best);
+}
+
+#[test]
+fn a_fen_with_spaces_and_slashes_is_read_whole() {
+    let s = Session::start(GameKind::Xiangqi);
+    s.send(&format!("position fen {XIANGQI_START_FEEN} moves h3e3"));
+    assert!(s.sync().is_empty());
+    assert_eq!(
+        s.feen(),
+        "rheag^aehr/9/1c5c1/s1s1s1s1s/9/9/S1S1S1S1S/1C2C4/9/RHEAG^AEHR / x/X"
+    );
+    s.send("position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1");
+    assert!(s.sync().is_empty());
+    assert_eq!(s.feen(), XIANGQI_START_FEEN);
+}
+
+#[test]
+fn bad_input_is_one_info_string_and_changes_nothing() {
+    let s = Session::start(GameKind::Xiangqi);
+    s.send("position startpos moves h3e3");
+    assert!(s.sync().is_empty());
+    let before = s.feen();
+    let long = "x".repeat(500);
+    let bad = [
+        "frobnicate".to_string(),
+        long.clone(),
+        "position startpos moves h10g8 h3e3".to_string(),
+        "position startpos moves b3b10 zz".to_string(),
+        "position fen rheag^aehr/9/oops / X/x".to_string(),
+        "position fen".to_string(),
+        "position".to_string(),
+        "position sideways".to_string(),
+        "position startpos h3e3".to_string(),
+        format!("position fen {long}"),
+        "setoption name Hash value lots".to_string(),
+        "setoption name Hash value 0".to_string(),
+        "setoption name Threads value -3".to_string(),
+        "setoption name Skill Level value 21".to_string(),
+        "setoption name UCI_Variant value chess".to_string(),
+        "setoption name NoSuchOption value 1".to_string(),
+        "setoption name Hash".to_string(),
+        "setoption".to_string(),
+        "go depth".to_string(),
+        "go depth deep".to_string(),
+        "go sideways".to_string(),
+        "go wtime 10 btime".to_string(),
+        "go searchmoves".to_string(),
+        "go searchmoves a1a1 depth 2".to_string(),
+        "go time 1000".to_string(),
+        format!("go {long}"),
+    ];
+    for command in &bad {
+        s.send(command);
+        let lines = s.sync();
+        assert_eq!(lines.len(), 1, "{command}: {lines:?}");
+        assert!(lines[0].starts_with("info string "), "{command}: {lines:?}");
+        assert!(
+            lines[0].len() < 300,
+            "{command}: not cut short: {}",
+            lines[0]
+        );
+        assert_eq!(s.feen(), before, "{command} changed the position");
+    }
+    // Still usable, still at the same position, options unchanged.
+    s.send("go depth 2");
+    let (_, best) = s.best_move();
+    assert!(legal(
+        GameKind::Xiangqi,
+        "start",
+        &["h3e3"],
+        MoveNotation::Uci,
+        &best.unwrap()
+    ));
+    s.send("uci");
+    let lines = s.until(|l| l == "uciok");
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("option name Hash type spin default 16 ")));
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("option name Skill Level type spin default 20 ")));
+}
+
+#[test]
+fn options_are_set_by_case_insensitive_names() {
+    let s = Session::start(GameKind::Xiangqi);
+    for command in [
+        "setoption name hash value 8",
+        "setoption name THREADS value 2",
+        "setoption name multipv value 3",
+        "setoption name skill level value 20",
+        "setoption name Move Overhead value 30",
+        "setoption name clear hash",
+        "setoption name uci_variant value XIONGQI",
+    ] {
+        s.send(command);
+        assert!(s.sync().is_empty(), "{command}");
+    }
+    s.send("uci");
+    let lines = s.until(|l| l == "uciok");
+    for expected in [
+        "option name Hash type spin default 8 ",
+        "option name Threads type spin default 2 ",
+        "option name MultiPV type spin default 3 ",
+        "option name Move Overhead type spin default 30 ",
+        "option name UCI_Variant type combo default xiongqi ",
+    ] {
+        assert!(
+            lines.iter().any(|l| l.starts_with(expected)),
+            "{expected}: {lines:?}"
+        );
+    }
+    // MultiPV 3: three lines at the last depth.
+    s.send("setoption name Threads value 1");
+    s.send("go depth 2");
+    let (lines, _) = s.best_move();
+    for k in 1..=3 {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info depth 2 ") && l.contains(&format!(" multipv {k} "))),
+            "{k}: {lines:?}"
+        );
+    }
+}
+
+#[test]
+fn the_variant_switches_between_every_game() {
+    let s = Session::start(GameKind::Xiangqi);
+    for (game, feen, position) in [
+        (GameKind::Xiongqi, XIONGQI_START_FEEN, "e3e4"),
+        (GameKind::XiangqiCapture, XIANGQI_START_FEEN, "h3e3"),
+        (GameKind::Xiangqi, XIANGQI_START_FEEN, "h3e3"),
+    ] {
+        s.send(&format!("setoption name UCI_Variant value {}", game.name()));
+        assert!(s.sync().is_empty(), "{game}");
+        s.send("d");
+        let lines = s.until(|l| l.starts_with("feen: "));
+        assert!(lines.contains(&format!("game: {game}")), "{lines:?}");
+        assert_eq!(lines.last().unwrap(), &format!("feen: {feen}"));
+        s.send(&format!("position startpos moves {position}"));
+        s.send("go depth 2");
+        let (_, best) = s.best_move();
+        let best = best.unwrap();
+        assert!(
+            legal(game, "start", &[position], MoveNotation::Uci, &best),
+            "{game}: {best}"
+        );
+    }
+}
+
+#[test]
+fn xiongqi_promotions_are_written_with_the_piece_letter() {
+    let s = Session::start(GameKind::Xiongqi);
+    // South's soldier on e7 promotes on e8; North's general is far away.
+    let position = "g^7/4+S3/8/8/8/8/8/7G^ / X/x";
+    s.send(&format!("position fen {position}"));
+    s.send("go depth 1 searchmoves e7e8e");
+    let (_, best) = s.best_move();
+    assert_eq!(best.as_deref(), Some("e7e8e"));
+    assert!(legal(
+        GameKind::Xiongqi,
+        position,
+        &[],
+        MoveNotation::Uci,
+        "e7e8e"
+    ));
+    s.send(&format!("position fen {position} moves e7e8r"));
+    assert!(s.sync().is_empty());
+    assert_eq!(s.feen(), "g^3R3/8/8/8/8/8/8/7G^ / x/X");
+    // A search may choose any promotion; whatever it writes is a legal move.
+    s.send(&format!("position fen {position}"));
+    s.send("go depth 3");
+    let (_, best) = s.best_move();
+    assert!(legal(
+        GameKind::Xiongqi,
+        position,
+        &[],
+        MoveNotation::Uci,
+        &best.unwrap()
+    ));
+}
+
+#[test]
+fn a_finished_game_has_no_best_move() {
+    let s = Session::start(GameKind::Xiangqi);
+    // Checkmate: Black to move, mated by the chariot on d1.
+    s.send("position fen 3k5/9/9/9/9/9/9/9/9/3RK4 b - - 1 1");
+    s.send("go depth 5");
+    let (lines, best) = s.best_move();
+    assert_eq!(best, None);
+    assert_eq!(lines.last().unwrap(), "bestmove (none)");
+    assert!(
+        lines.iter().any(|l| l == "info depth 0 score mate 0"),
+        "{lines:?}"
+    );
+    // Xiongqi: North's general was taken.
+    s.send("setoption name UCI_Variant value xiongqi");
+    s.send("position fen 8/8/8/8/8/8/8/3RG^3 / x/X");
+    s.send("go infinite");
+    let (_, best) = s.best_move();
+    assert_eq!(best, None);
+}
+
+#[test]
+fn isready_is_answered_during_a_search_and_stop_ends_it() {
+    let s = Session::start(GameKind::Xiangqi);
+    s.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    let before = s.sync();
+    assert!(before.iter().all(|l| l.starts_with("info")), "{before:?}");
+    assert!(!before.iter().any(|l| l.starts_with("bestmove")));
+    s.send("stop");
+    let (_, best) = s.best_move();
+    assert!(legal(
+        GameKind::Xiangqi,
+        "start",
+        &[],
+        MoveNotation::Uci,
+        &best.unwrap()
+    ));
+    // movetime ends by itself.
+    let started = Instant::now();
+    s.send("go movetime 200");
+    let (_, best) = s.best_move();
+    assert!(best.is_some());
+    assert!(started.elapsed() < Duration::from_secs(10));
+}
+
+#[test]
+fn commands_sent_during_a_search_run_after_it() {
+    let s = Session::start(GameKind::Xiangqi);
+    s.send("go infinite");
+    s.send("position startpos moves h3e3");
+    s.send("setoption name UCI_Variant value xiongqi");
+    s.send("position startpos moves d3d4");
+    s.send("d");
+    std::thread::sleep(Duration::from_millis(100));
+    s.send("stop");
+    let lines = s.until(|l| l.starts_with("feen: "));
+    let best_at = lines
+        .iter()
+        .position(|l| l.starts_with("bestmove"))
+        .unwrap();
+    let game_at = lines.iter().position(|l| l == "game: xiongqi").unwrap();
+    assert!(best_at < game_at, "{lines:?}");
+    // The best move is one of Xiangqi's start position, searched before the change.
+    let best = lines[best_at].split_whitespace().nth(1).unwrap();
+    assert!(legal(
+        GameKind::Xiangqi,
+        "start",
+        &[],
+        MoveNotation::Uci,
+        best
+    ));
+    assert_eq!(
+        lines.last().unwrap(),
+        "feen: rhbag^bhr/2c2c2/ssssssss/8/3S4/SSS1SSSS/2C2C2/RHBAG^BHR / x/X"
+    );
+}
+
+#[test]
+fn pondering_waits_for_ponderhit() {
+    let s = Session::start(GameKind::Xiangqi);
+    s.send("position startpos moves h3e3");
+    s.send("go ponder wtime 2000 btime 2000");
+    std::thread::sleep(Duration::from_millis(200));
+    let lines = s.sync();
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    s.send("ponderhit");
+    let (_, best) = s.best_move();
+    assert!(legal(
+        GameKind::Xiangqi,
+        "start",
+        &["h3e3"],
+        MoveNotation::Uci,
+        &best.unwrap()
+    ));
+    // A ponder miss: stop answers at once.
+    s.send("go ponder wtime 2000 btime 2000");
+    s.send("stop");
+    let (_, best) = s.best_move();
+    assert!(best.is_some());
+}
+
+#[test]
+fn a_short_infinite_search_holds_its_move_until_stop() {
+    let s = Session::start(GameKind::Xiongqi);
+    // A nearly empty board: a depth-2 search ends at once.
+    s.send("position fen 7g^/8/8/8/8/8/S7/G^7 / X/x");
+    s.send("go infinite depth 2");
+    std::thread::sleep(Duration::from_millis(300));
+    let lines = s.sync();
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    s.send("stop");
+    let (_, best) = s.best_move();
+    assert!(best.is_some());
+}
+
+#[test]
+fn perft_counts_from_the_position() {
+    let s = Session::start(GameKind::Xiangqi);
+    s.send("go perft 2");
+    let lines = s.until(|l| l.starts_with("Nodes searched"));
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 1920");
+    let moves = lines
+        .iter()
+        .filter(|l| l.contains(": ") && !l.starts_with("Nodes"));
+    assert_eq!(moves.count(), 44);
+}
+
+#[test]
+fn ucci_speaks_iccs_and_says_bye() {
+    let s = Session::start(GameKind::Xiangqi);
+    s.send("ucci");
+    let lines = s.until(|l| l == "ucciok");
+    assert!(lines[0].starts_with("id name chuhe "));
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("option usemillisec type check")));
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("option hashsize type spin")));
+    s.send("setoption usemillisec true");
+    s.send("setoption hashsize 0");
+    assert!(s.sync().is_empty());
+    s.send("position startpos moves h2e2 h9g7");
+    s.send("go depth 3");
+    let (lines, best) = s.best_move();
+    let best = best.unwrap();
+    assert!(
+        legal(
+            GameKind::Xiangqi,
+            "start",
+            &["h2e2", "h9g7"],
+            MoveNotation::Iccs,
+            &best
+        ),
+        "{best}"
+    );
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("info depth 3 score ") && l.contains(" pv ")));
+    // Clock in milliseconds (usemillisec): a short think.
+    let started = Instant::now();
+    s.send("go time 3000 increment 0 opptime 3000");
+    let (_, best) = s.best_move();
+    assert!(best.is_some());
+    assert!(started.elapsed() < Duration::from_secs(3));
+    // banmoves: only the moves left may be played.
+    s.send("position startpos");
+    s.send("banmoves h2e2");
+    s.send("go depth 2 searchmoves h2e2 b2e2");
+    let (_, best) = s.best_move();
+    assert_eq!(best.as_deref(), Some("b2e2"));
+    // A finished game.
+    s.send("position fen 3k5/9/9/9/9/9/9/9/9/3RK4 b - - 1 1");
+    s.send("go depth 3");
+    let (lines, best) = s.best_move();
+    assert_eq!(best, None);
+    assert_eq!(lines.last().unwrap(), "nobestmove");
+    s.send("quit");
+    let lines = s.until(|l| l == "bye");
+    assert_eq!(lines, ["bye"]);
+    let (_, result) = s.finish();
+    assert!(result.is_ok());
+}
+
+#[test]
+fn the_end_of_input_lets_a_search_finish() {
+    let input = "position startpos moves h3e3\ngo depth 3\nd\n";
+    let mut out = Vec::new();
+    uci::run_blocking(GameKind::Xiangqi, input.as_bytes(), &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let best = text
+        .lines()
+        .find_map(|l| l.strip_prefix("bestmove "))
+        .expect("a best move");
+    let best = best.split_whitespace().next().unwrap();
+    assert!(legal(
+        GameKind::Xiangqi,
+        "start",
+        &["h3e3"],
+        MoveNotation::Uci,
+        best
+    ));
+    assert!(text.contains("info depth 3 "), "{text}");
+    assert!(text.trim_end().ends_with("/ x/X"), "{text}");
+    // An infinite search at the end of the input is stopped.
+    let mut out = Vec::new();
+    uci::run_blocking(GameKind::Xiongqi, b"go infinite\n", &mut out).unwrap();
+    assert!(String::from_utf8(out).unwrap().contains("bestmove "));
+}
+
+/// A writer that always fails.
+struct Broken;
+
+impl Write for Broken {
+    fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+        Err(io::Error::new(io::ErrorKind::Other, "disk full"))
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn an_output_that_cannot_be_written_ends_the_driver_with_its_error() {
+    let (tx, rx) = mpsc::channel::<Vec<u8>>();
+    let reader = ChannelReader {
+        rx,
+        buf: Vec::new(),
+        pos: 0,
+    };
+    tx.send(b"uci\n".to_vec()).unwrap();
+    // The input stays open: the driver must end on the write error alone.
+    let result = uci::run(GameKind::Xiangqi, reader, Broken);
+    assert_eq!(result.unwrap_err().to_string(), "disk full");
+    drop(tx);
+}
