@@ -4,7 +4,7 @@
 //! The search ([`crate::search`]) is written once over [`SearchGame`]; each game implements
 //! it here, next to the rules it encodes, with its evaluation in [`crate::eval`].
 
-use chuhe::{xiangqi, xiongqi, GamePosition, Outcome};
+use chuhe::{xiangqi, xiongqi, GamePosition, GameSquare, Outcome};
 
 /// How the history of a game constrains play, as the search applies it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,6 +53,9 @@ pub trait SearchGame: GamePosition {
     fn captures_into(&self, out: &mut Self::Moves);
     /// Does the opponent of the side to move attack `square`?
     fn attacked_by_opponent(&self, square: Self::Square) -> bool;
+    /// Does `m` win at least `threshold` by static exchange on its destination (see
+    /// [`crate::see`])?
+    fn see_ge(&self, m: Self::Move, threshold: i32) -> bool;
     /// Extra value a move gets beyond its capture: a promotion's gain (Xiongqi), else 0.
     fn promotion_gain(&self, m: Self::Move) -> i32;
     /// How the history constrains play in this position's rule set.
@@ -100,6 +103,11 @@ impl SearchGame for xiongqi::Position {
     #[inline]
     fn attacked_by_opponent(&self, square: xiongqi::Square) -> bool {
         self.is_attacked(square, !self.turn())
+    }
+
+    #[inline]
+    fn see_ge(&self, m: xiongqi::Move, threshold: i32) -> bool {
+        crate::see::see_ge(self, m.from().index(), m.to().index(), threshold)
     }
 
     #[inline]
@@ -198,6 +206,11 @@ impl SearchGame for xiangqi::Position {
     }
 
     #[inline]
+    fn see_ge(&self, m: xiangqi::Move, threshold: i32) -> bool {
+        crate::see::see_ge(self, m.from().index(), m.to().index(), threshold)
+    }
+
+    #[inline]
     fn promotion_gain(&self, _m: xiangqi::Move) -> i32 {
         0
     }
@@ -259,3 +272,38 @@ impl SearchGame for xiangqi::Position {
         self.with_turn(!self.turn())
     }
 }
+
+/// The exchange view of each game (one generic evaluation in [`crate::see`]).
+macro_rules! exchange {
+    ($game:ident, $bits:ty) => {
+        impl crate::see::Exchange for $game::Position {
+            type Bits = $bits;
+            #[inline]
+            fn occupied_bits(&self) -> $bits {
+                self.occupied()
+            }
+            #[inline]
+            fn side_bits(&self, side: chuhe::Side) -> $bits {
+                self.side_bb(side)
+            }
+            #[inline]
+            fn attackers_bits(&self, target: usize, occ: $bits) -> $bits {
+                $game::Square::from_index(target).map_or(0, |sq| self.attackers_to(sq, occ))
+            }
+            #[inline]
+            fn value_at(&self, index: usize) -> i32 {
+                $game::Square::from_index(index).map_or(0, |sq| self.piece_value(sq))
+            }
+            #[inline]
+            fn is_terminal_at(&self, index: usize) -> bool {
+                self.value_at(index) >= TERMINAL_VALUE
+            }
+            #[inline]
+            fn mover(&self) -> chuhe::Side {
+                self.turn()
+            }
+        }
+    };
+}
+exchange!(xiongqi, u64);
+exchange!(xiangqi, u128);

@@ -30,6 +30,7 @@ pub mod game;
 pub mod limits;
 pub mod score;
 pub mod search;
+pub mod see;
 pub mod tt;
 pub mod uci;
 

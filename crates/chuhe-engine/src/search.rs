@@ -127,6 +127,12 @@ fn reduction(depth: i32, moves: usize) -> i32 {
 }
 
 const HISTORY_MAX: i32 = 16_384;
+/// Ordering score of captures and promotions that do not lose material.
+const GOOD_TACTICAL: i32 = 1 << 26;
+/// Ordering score of killers and the countermove.
+const REFUTATION: i32 = 1 << 25;
+/// Ordering score of captures that lose material by exchange (below every quiet move).
+const BAD_CAPTURE: i32 = -(1 << 24);
 
 /// The search of one thread.
 pub struct Searcher<'a, P: SearchGame> {
@@ -234,7 +240,7 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
             for rm in &mut self.root_moves {
                 rm.prev_score = rm.score;
             }
-            let mut lines = Vec::with_capacity(multipv);
+            let mut bounds = Vec::with_capacity(multipv);
             for pv_idx in 0..multipv {
                 self.seldepth = 0;
                 let prev = self.root_moves[pv_idx].prev_score;
@@ -272,7 +278,7 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
                 if self.stopped {
                     break;
                 }
-                lines.push(self.line_report(pv_idx, depth, bound));
+                bounds.push(bound);
             }
             if self.stopped {
                 // An interrupted iteration keeps what it found: the root moves are sorted
@@ -287,6 +293,11 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
                 }
                 break;
             }
+            // The lines as they stand once every one is searched (a later line may have
+            // overtaken an earlier one).
+            let lines: Vec<_> = (0..multipv)
+                .map(|i| self.line_report(i, depth, bounds[i]))
+                .collect();
             for l in &lines {
                 report(l);
             }
@@ -494,14 +505,21 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
                 let victim = pos.piece_value(m.to());
                 let gain = pos.promotion_gain(m);
                 if victim > 0 || gain > 0 {
+                    // Captures that hold up under exchange first, the most valuable victim
+                    // by the least valuable attacker; losing ones after the quiet moves.
                     let attacker = pos.piece_value(m.from());
-                    (1 << 26) + (victim + gain) * 16 - attacker / 16
+                    let mvv_lva = (victim + gain) * 16 - attacker / 16;
+                    if gain > 0 || pos.see_ge(m, 0) {
+                        GOOD_TACTICAL + mvv_lva
+                    } else {
+                        BAD_CAPTURE + mvv_lva
+                    }
                 } else if m == killers[0] {
-                    (1 << 25) + 2
+                    REFUTATION + 2
                 } else if m == killers[1] {
-                    (1 << 25) + 1
+                    REFUTATION + 1
                 } else if Some(m) == counter {
-                    1 << 25
+                    REFUTATION
                 } else {
                     self.history[self.history_index(pos, m)]
                 }
@@ -677,7 +695,9 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
         let entry = self.shared.tt.probe(key);
         // Only ordering uses the table's move: one that is not among the generated moves (a
         // hash collision) is never played.
-        let tt_move = entry.filter(|e| e.mv != 0).and_then(|e| P::Move::from_bits(e.mv));
+        let tt_move = entry
+            .filter(|e| e.mv != 0)
+            .and_then(|e| P::Move::from_bits(e.mv));
         if let Some(e) = entry {
             let v = score::from_tt(e.score, ply);
             if !pv_node
@@ -759,16 +779,26 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
 
         for i in 0..list.len() {
             let (m, order) = Self::pick(&mut list, i);
-            let tactical = order >= 1 << 26;
-            let is_killerish = !tactical && order >= 1 << 25;
-            if !pv_node && !in_check && !tactical && best_score > -MATE_BOUND {
-                // Late-move pruning and futility pruning of quiet moves.
-                let lmp = 3 + (depth * depth) as usize * if improving { 2 } else { 1 };
-                if depth <= 5 && searched >= lmp {
-                    continue;
-                }
-                if depth <= 5 && static_eval + 90 + 110 * depth <= alpha && !is_killerish {
-                    continue;
+            let tactical = pos.is_capture(m) || pos.promotion_gain(m) > 0;
+            let is_killerish = !tactical && (REFUTATION..GOOD_TACTICAL).contains(&order);
+            if !pv_node && !in_check && best_score > -MATE_BOUND && depth <= 6 {
+                if tactical {
+                    // Captures that lose a lot by exchange.
+                    if order < 0 && !pos.see_ge(m, -100 * depth) {
+                        continue;
+                    }
+                } else {
+                    // Late-move pruning, futility pruning, and quiet moves that hang material.
+                    let lmp = 3 + (depth * depth) as usize * if improving { 2 } else { 1 };
+                    if depth <= 5 && searched >= lmp {
+                        continue;
+                    }
+                    if depth <= 5 && static_eval + 90 + 110 * depth <= alpha && !is_killerish {
+                        continue;
+                    }
+                    if !pos.see_ge(m, -25 * depth * depth) {
+                        continue;
+                    }
                 }
             }
             let mut child = pos.clone();
@@ -938,18 +968,17 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
         let forbid = self.rule == HistoryRule::ForbiddenRepeat;
         let mut searched = 0;
         for i in 0..list.len() {
-            let (m, _) = Self::pick(&mut list, i);
+            let (m, order) = Self::pick(&mut list, i);
             if !in_check {
-                let victim = pos.piece_value(m.to());
-                let gain = pos.promotion_gain(m);
-                // Delta pruning: even the captured piece cannot lift us to alpha.
-                if stand_pat + victim + gain + 150 <= alpha && victim < crate::game::TERMINAL_VALUE
-                {
+                // Captures that lose material by exchange.
+                if order < 0 {
                     continue;
                 }
-                // A capture of a lesser piece on a defended square likely loses material.
-                let attacker = pos.piece_value(m.from());
-                if victim + gain + 50 < attacker && pos.attacked_by_opponent(m.to()) {
+                // Delta pruning: even the captured piece cannot lift us to alpha.
+                let victim = pos.piece_value(m.to());
+                let gain = pos.promotion_gain(m);
+                if stand_pat + victim + gain + 150 <= alpha && victim < crate::game::TERMINAL_VALUE
+                {
                     continue;
                 }
             }
