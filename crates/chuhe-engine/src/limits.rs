@@ -101,9 +101,10 @@ impl TimeBudget {
             };
         }
         if let Some(t) = limits.movetime {
+            // All of it: no iteration is cut short to save time for later.
             let t = t.saturating_sub(overhead).max(Duration::from_millis(1));
             return TimeBudget {
-                soft: Some(t),
+                soft: None,
                 hard: Some(t),
             };
         }
