@@ -8,6 +8,7 @@
 //! input (one line on standard error), 3 output could not be written (one line on standard
 //! error).
 
+mod engine_cmd;
 mod match_cmd;
 mod output;
 
@@ -22,8 +23,8 @@ use serde_json::{json, Map, Value};
 
 use output::{CliError, Output};
 
-/// chuhe — rules, notations and perft for Xiongqi and Xiangqi: perft, moves, show, replay,
-/// convert, match.
+/// chuhe — rules, notations, perft and an engine for Xiongqi and Xiangqi: perft, moves, show,
+/// replay, convert, match, uci, bench, analyze.
 #[derive(Parser, Debug)]
 #[command(name = "chuhe", version, about, long_about = None)]
 struct Cli {
@@ -194,6 +195,18 @@ enum Command {
     },
     /// Plays games between two UCI engines, judged by chuhe: W/D/L, Elo, SPRT, PCN records.
     Match(match_cmd::MatchArgs),
+    /// Speaks UCI (or, after the command `ucci`, UCCI) on standard input and output: the
+    /// engine for GUIs and match runners.
+    Uci {
+        /// The game at the start (the default of the option `UCI_Variant`).
+        #[arg(long, value_enum, default_value = "xiangqi")]
+        game: GameKind,
+    },
+    /// Searches a fixed set of positions to a fixed depth, single-threaded: the total nodes
+    /// (the build's signature), the time and the speed.
+    Bench(engine_cmd::BenchArgs),
+    /// Analyzes a position: each line of the search as it comes, then the best move.
+    Analyze(engine_cmd::AnalyzeArgs),
 }
 
 fn main() -> ExitCode {
@@ -254,6 +267,9 @@ fn run(cli: Cli, out: &mut Output) -> Result<(), CliError> {
             items,
         } => convert(&position, from, &to, &items, out),
         Command::Match(args) => match_cmd::run(&args, out),
+        Command::Uci { game } => engine_cmd::uci(game),
+        Command::Bench(args) => engine_cmd::bench(&args, out),
+        Command::Analyze(args) => engine_cmd::analyze(&args, out),
     }
 }
 

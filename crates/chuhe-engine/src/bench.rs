@@ -20,7 +20,7 @@ use crate::limits::Limits;
 use crate::score::Score;
 
 /// The depth `chuhe bench` searches when not told otherwise.
-pub const DEFAULT_DEPTH: u32 = 12;
+pub const DEFAULT_DEPTH: u32 = 16;
 
 /// The transposition table of each bench search, in MB.
 pub const HASH_MB: usize = 16;
