@@ -12,8 +12,9 @@
 //! `MultiPV`, `Skill Level`, `Move Overhead`, `UCI_Variant`), `position startpos|fen TEXT
 //! [moves …]` (`TEXT` is everything between `fen` and `moves`: a FEEN, which holds spaces,
 //! or a Xiangqi FEN), `go` with `wtime btime winc binc movestogo movetime nodes depth mate
-//! infinite ponder searchmoves` (and `go perft N`), `stop`, `ponderhit`, `quit`, `d` (the
-//! board, FEN and FEEN). Each line of a search is reported as
+//! infinite ponder searchmoves` (and `go perft N`; a `go` without any limit is `go
+//! infinite`), `stop`, `ponderhit`, `quit`, `d` (the board, FEN and FEEN). Each line of a
+//! search is reported as
 //! `info depth … seldepth … multipv … score cp|mate … [lowerbound|upperbound] nodes … nps …
 //! time … hashfull … pv …`, then `bestmove M [ponder P]`, or `bestmove (none)` when the game
 //! is over.
@@ -1080,6 +1081,16 @@ fn parse_go(args: &[&str], dialect: Dialect, millis: bool, turn: Side) -> Result
     }
     if clock_set {
         go.limits.clock = Some(clock);
+    }
+    // No limit at all: search until `stop`, as `go infinite`.
+    let l = &go.limits;
+    if l.clock.is_none()
+        && l.movetime.is_none()
+        && l.nodes.is_none()
+        && l.depth.is_none()
+        && l.mate.is_none()
+    {
+        go.limits.infinite = true;
     }
     Ok(go)
 }

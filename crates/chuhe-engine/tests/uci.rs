@@ -561,6 +561,21 @@ fn pondering_waits_for_ponderhit() {
 }
 
 #[test]
+fn a_go_without_limits_searches_until_stop() {
+    let s = Session::start(GameKind::Xiangqi);
+    s.send("go");
+    std::thread::sleep(Duration::from_millis(200));
+    let lines = s.sync();
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    s.send("stop");
+    let (_, best) = s.best_move();
+    assert!(best.is_some());
+}
+
+#[test]
 fn a_short_infinite_search_holds_its_move_until_stop() {
     let s = Session::start(GameKind::Xiongqi);
     // A nearly empty board: a depth-2 search ends at once.
@@ -697,4 +712,77 @@ fn an_output_that_cannot_be_written_ends_the_driver_with_its_error() {
     let result = uci::run(GameKind::Xiangqi, reader, Broken);
     assert_eq!(result.unwrap_err().to_string(), "disk full");
     drop(tx);
+}
+
+#[test]
+fn random_input_never_breaks_the_driver() {
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+    const WORDS: [&str; 44] = [
+        "uci",
+        "ucci",
+        "isready",
+        "ucinewgame",
+        "setoption",
+        "name",
+        "value",
+        "Hash",
+        "Threads",
+        "MultiPV",
+        "Skill",
+        "Level",
+        "UCI_Variant",
+        "xiongqi",
+        "xiangqi-capture",
+        "usemillisec",
+        "position",
+        "startpos",
+        "fen",
+        "moves",
+        "h3e3",
+        "e3e4",
+        "h2e2",
+        "e7e8e",
+        "b3b10",
+        "/",
+        "X/x",
+        "rheag^aehr/9",
+        "go",
+        "depth",
+        "nodes",
+        "movetime",
+        "searchmoves",
+        "ponder",
+        "infinite",
+        "perft",
+        "time",
+        "banmoves",
+        "stop",
+        "ponderhit",
+        "d",
+        "0",
+        "2",
+        "-1",
+    ];
+    let mut rng = SmallRng::seed_from_u64(7);
+    for _ in 0..50 {
+        let mut input = String::new();
+        for _ in 0..40 {
+            let n = rng.gen_range(1..6);
+            let line: Vec<&str> = (0..n)
+                .map(|_| WORDS[rng.gen_range(0..WORDS.len())])
+                .collect();
+            input.push_str(&line.join(" "));
+            input.push('\n');
+        }
+        input.push_str("isready\n");
+        let mut out = Vec::new();
+        uci::run_blocking(GameKind::Xiangqi, input.as_bytes(), &mut out)
+            .unwrap_or_else(|e| panic!("{e}: {input}"));
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.trim_end().ends_with("readyok") || text.contains("bestmove"),
+            "{input}\n{text}"
+        );
+    }
 }
