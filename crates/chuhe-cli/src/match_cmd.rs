@@ -11,8 +11,10 @@ use chuhe_match::{EngineSpec, MatchConfig, Openings, Sprt, TimeControl};
 use crate::output::{CliError, Output};
 use crate::GameKind;
 
-/// The flags of `chuhe match`.
+/// The flags of `chuhe match`. A flag given twice takes its last value (so scripts can
+/// append overrides).
 #[derive(clap::Args, Debug)]
+#[command(args_override_self = true)]
 pub struct MatchArgs {
     /// The game.
     #[arg(long, value_enum, default_value = "xiangqi")]
