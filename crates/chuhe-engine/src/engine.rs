@@ -20,7 +20,8 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use chuhe::{
-    xiangqi, xiongqi, Game, GameKind, GamePosition, MoveError, MoveNotation, Outcome, SetupError,
+    xiangqi, xiongqi, Game, GameKind, GameOptions, GamePosition, MoveError, MoveNotation, Outcome,
+    SetupError, Side,
 };
 
 use crate::game::SearchGame;
@@ -58,6 +59,21 @@ impl Default for Options {
 
 /// Full strength.
 pub const MAX_LEVEL: u8 = 20;
+
+/// The range of each numeric option, as the protocols announce it.
+pub mod ranges {
+    use std::ops::RangeInclusive;
+    /// Transposition table size in MB.
+    pub const HASH_MB: RangeInclusive<usize> = 1..=65_536;
+    /// Search threads.
+    pub const THREADS: RangeInclusive<usize> = 1..=256;
+    /// Lines reported.
+    pub const MULTIPV: RangeInclusive<usize> = 1..=64;
+    /// Strength level.
+    pub const LEVEL: RangeInclusive<usize> = 0..=super::MAX_LEVEL as usize;
+    /// Milliseconds kept per move for communication.
+    pub const MOVE_OVERHEAD_MS: RangeInclusive<usize> = 0..=5_000;
+}
 
 /// Whether a reported score is exact or a bound (after a failed aspiration window).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -211,12 +227,29 @@ impl Engine {
     /// Sets the position: `start` (or `startpos`), a FEEN, or a FEN where the game has one,
     /// then `moves` in the engine's notation. On error the previous position stays.
     pub fn set_position(&mut self, position: &str, moves: &[&str]) -> Result<(), EngineError> {
+        self.set_position_with(position, GameOptions::default(), moves)
+    }
+
+    /// [`Engine::set_position`] with options for the starting position: its half-move clock
+    /// and (Xiangqi) the repetition count.
+    pub fn set_position_with(
+        &mut self,
+        position: &str,
+        options: GameOptions,
+        moves: &[&str],
+    ) -> Result<(), EngineError> {
         self.idle()?;
         let position = match position.trim() {
             "startpos" => "start",
             other => other,
         };
-        self.session.set_position(position, moves, self.notation)
+        self.session
+            .set_position(position, options, moves, self.notation)
+    }
+
+    /// The side to move in the current position.
+    pub fn turn(&self) -> Side {
+        self.session.turn()
     }
 
     /// The current position as FEEN.
@@ -256,7 +289,7 @@ impl Engine {
     /// Resizes the transposition table (1–65536 MB); the table is cleared.
     pub fn set_hash(&mut self, megabytes: usize) -> Result<(), EngineError> {
         self.idle()?;
-        check_range("Hash", megabytes, 1, 65_536)?;
+        check_range("Hash", megabytes, ranges::HASH_MB)?;
         self.options.hash_mb = megabytes;
         self.shared = Arc::new(Shared::new(megabytes));
         Ok(())
@@ -265,7 +298,7 @@ impl Engine {
     /// Search threads (1–256).
     pub fn set_threads(&mut self, threads: usize) -> Result<(), EngineError> {
         self.idle()?;
-        check_range("Threads", threads, 1, 256)?;
+        check_range("Threads", threads, ranges::THREADS)?;
         self.options.threads = threads;
         Ok(())
     }
@@ -273,7 +306,7 @@ impl Engine {
     /// Lines to report (1–64).
     pub fn set_multipv(&mut self, lines: usize) -> Result<(), EngineError> {
         self.idle()?;
-        check_range("MultiPV", lines, 1, 64)?;
+        check_range("MultiPV", lines, ranges::MULTIPV)?;
         self.options.multipv = lines;
         Ok(())
     }
@@ -281,7 +314,7 @@ impl Engine {
     /// Strength level, 0 (weakest) to 20 (full strength).
     pub fn set_level(&mut self, level: usize) -> Result<(), EngineError> {
         self.idle()?;
-        check_range("Skill Level", level, 0, MAX_LEVEL as usize)?;
+        check_range("Skill Level", level, ranges::LEVEL)?;
         self.options.level = level as u8;
         Ok(())
     }
@@ -289,7 +322,7 @@ impl Engine {
     /// Time kept per move for communication (0–5000 ms).
     pub fn set_move_overhead(&mut self, ms: usize) -> Result<(), EngineError> {
         self.idle()?;
-        check_range("Move Overhead", ms, 0, 5000)?;
+        check_range("Move Overhead", ms, ranges::MOVE_OVERHEAD_MS)?;
         self.options.move_overhead = Duration::from_millis(ms as u64);
         Ok(())
     }
@@ -364,13 +397,21 @@ impl Drop for Engine {
     }
 }
 
-fn check_range(name: &str, value: usize, min: usize, max: usize) -> Result<(), EngineError> {
-    if (min..=max).contains(&value) {
+fn check_range(
+    name: &str,
+    value: usize,
+    range: std::ops::RangeInclusive<usize>,
+) -> Result<(), EngineError> {
+    if range.contains(&value) {
         Ok(())
     } else {
         Err(EngineError::Option {
             name: name.into(),
-            message: format!("{value} is out of range {min}..={max}"),
+            message: format!(
+                "{value} is out of range {}..={}",
+                range.start(),
+                range.end()
+            ),
         })
     }
 }
@@ -394,9 +435,11 @@ trait Session: Send {
     fn set_position(
         &mut self,
         position: &str,
+        options: GameOptions,
         moves: &[&str],
         notation: MoveNotation,
     ) -> Result<(), EngineError>;
+    fn turn(&self) -> Side;
     fn feen(&self) -> String;
     fn outcome(&self) -> Option<Outcome>;
     fn legal_moves(&self, notation: MoveNotation) -> Vec<String>;
@@ -450,10 +493,20 @@ impl<P: SearchGame> Session for GameSession<P> {
     fn set_position(
         &mut self,
         position: &str,
+        options: GameOptions,
         moves: &[&str],
         notation: MoveNotation,
     ) -> Result<(), EngineError> {
-        let mut game = Game::<P>::from_text(position, self.config)?;
+        let mut start = P::from_text(position, self.config)?;
+        if let Some(h) = options.halfmove {
+            start.set_halfmove(h);
+        }
+        if let Some(fold) = options.repetition_fold {
+            start
+                .set_repetition_fold(fold)
+                .map_err(|e| EngineError::Position(SetupError::from(e)))?;
+        }
+        let mut game = Game::from_position(start);
         for (i, text) in moves.iter().enumerate() {
             let m = game
                 .position()
@@ -469,6 +522,10 @@ impl<P: SearchGame> Session for GameSession<P> {
         }
         self.game = game;
         Ok(())
+    }
+
+    fn turn(&self) -> Side {
+        self.game.position().turn()
     }
 
     fn feen(&self) -> String {

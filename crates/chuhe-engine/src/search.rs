@@ -270,6 +270,7 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
                         break;
                     }
                     if self.params.main_thread && depth > 1 {
+                        self.flush_nodes();
                         report(&self.line_report(pv_idx, depth, bound));
                     }
                     delta += delta / 2 + 5;
@@ -298,6 +299,7 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
             let lines: Vec<_> = (0..multipv)
                 .map(|i| self.line_report(i, depth, bounds[i]))
                 .collect();
+            self.flush_nodes();
             for l in &lines {
                 report(l);
             }
@@ -363,13 +365,19 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
         }
     }
 
-    fn poll(&mut self) {
+    /// Adds this thread's nodes to the shared count (reports read it).
+    fn flush_nodes(&mut self) -> u64 {
         let total = self
             .shared
             .nodes
             .fetch_add(self.unreported_nodes, Ordering::Relaxed)
             + self.unreported_nodes;
         self.unreported_nodes = 0;
+        total
+    }
+
+    fn poll(&mut self) {
+        let total = self.flush_nodes();
         if self.shared.stop.load(Ordering::Relaxed) {
             self.stopped = true;
             return;
