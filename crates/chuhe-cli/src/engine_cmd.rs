@@ -5,7 +5,7 @@ use std::io;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use chuhe::{AnyGame, MoveNotation, PositionFormat};
+use chuhe::{AnyGame, GameOptions, MoveNotation};
 use chuhe_engine::{bench, BestMove, Engine, Limits, Score, ScoreBound, SearchEvent, SearchInfo};
 use serde_json::{json, Map, Value};
 
@@ -199,24 +199,6 @@ const DEFAULT_MOVETIME: Duration = Duration::from_millis(3000);
 pub fn analyze(args: &AnalyzeArgs, out: &mut Output) -> Result<(), CliError> {
     let game = crate::open(&args.position, &args.moves, args.notation)?;
     let kind = game.kind();
-    if let Some(fold) = args.position.repetition_count.filter(|&n| n != 3) {
-        return Err(CliError::user(format!(
-            "analyze: the engine judges repetitions at 3 occurrences only; --repetition-count {fold} is not supported yet"
-        )));
-    }
-    // The engine reads the start position as text: a FEN keeps the clocks, a FEEN has none.
-    let start = crate::open_position(&args.position, &args.position.position)?;
-    let start_text = match start.to_text(PositionFormat::Fen) {
-        Ok(fen) => fen,
-        Err(_) => {
-            if args.position.halfmove.is_some_and(|h| h > 0) {
-                return Err(CliError::user(format!(
-                    "analyze: the engine cannot take --halfmove for {kind} yet (its positions are FEEN, which holds no clock)"
-                )));
-            }
-            start.to_feen()
-        }
-    };
     let mut engine = Engine::new(kind);
     let setting = |flag: &str, e: chuhe_engine::EngineError| CliError::user(format!("{flag}: {e}"));
     engine
@@ -230,8 +212,12 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut Output) -> Result<(), CliError> {
         .map_err(|e| setting("--multipv", e))?;
     let moves = game.moves_uci();
     let move_refs: Vec<&str> = moves.iter().map(String::as_str).collect();
+    let options = GameOptions {
+        halfmove: args.position.halfmove,
+        repetition_fold: args.position.repetition_count,
+    };
     engine
-        .set_position(&start_text, &move_refs)
+        .set_position_with(&args.position.position, options, &move_refs)
         .map_err(|e| CliError::user(format!("analyze: {e}")))?;
 
     let view = View {

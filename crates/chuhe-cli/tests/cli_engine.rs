@@ -517,14 +517,13 @@ fn analyze_refuses_bad_input_with_exit_2() {
         (vec!["analyze", "--threads", "0"], "--threads"),
         (vec!["analyze", "--hash", "0"], "--hash"),
         (
-            vec!["analyze", "--game", "xiangqi", "--repetition-count", "4"],
+            vec!["analyze", "--game", "xiangqi", "--repetition-count", "1"],
             "--repetition-count",
         ),
         (
             vec!["analyze", "--repetition-count", "3"],
             "--repetition-count",
         ),
-        (vec!["analyze", "--halfmove", "5"], "--halfmove"),
     ] {
         let line = fails(&args);
         assert!(line.contains(hint), "{args:?}: {line}");
@@ -532,6 +531,28 @@ fn analyze_refuses_bad_input_with_exit_2() {
     usage_error(&["analyze", "--depth", "0"], "--depth");
     usage_error(&["analyze", "--depth", "3", "--nodes", "10"], "--nodes");
     usage_error(&["analyze", "--movetime", "x"], "--movetime");
+}
+
+#[test]
+fn analyze_passes_the_clock_and_the_repetition_count_to_the_engine() {
+    // At the move limit a Xiongqi game is over before anyone moves (X7 5).
+    let run = chuhe(&["analyze", "--halfmove", "100", "--depth", "2"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(run.stdout.contains("movelimit"), "{}", run.stdout);
+    // Two occurrences end a Xiangqi game when the count is 2.
+    let run = chuhe(&[
+        "analyze",
+        "--game",
+        "xiangqi",
+        "--repetition-count",
+        "2",
+        "--moves",
+        "h3h4 h8h7 h4h3 h7h8",
+        "--depth",
+        "2",
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(run.stdout.contains("repetition"), "{}", run.stdout);
 }
 
 // ----- match ------------------------------------------------------------------------------

@@ -35,7 +35,7 @@ pub mod tt;
 pub mod uci;
 
 pub use engine::{
-    BestMove, Engine, EngineError, Options, ScoreBound, SearchEvent, SearchInfo, MAX_LEVEL,
+    ranges, BestMove, Engine, EngineError, Options, ScoreBound, SearchEvent, SearchInfo, MAX_LEVEL,
 };
 pub use game::{HistoryRule, NodeOutcome, SearchGame};
 pub use limits::{Clock, Limits};

@@ -64,7 +64,7 @@ use std::time::Duration;
 use chuhe::{quote_input, AnyGame, GameKind, Glyphs, MoveNotation, Outcome, PositionFormat, Side};
 
 use crate::engine::{
-    BestMove, Engine, EngineError, ScoreBound, SearchEvent, SearchInfo, MAX_LEVEL,
+    ranges, BestMove, Engine, EngineError, ScoreBound, SearchEvent, SearchInfo, MAX_LEVEL,
 };
 use crate::limits::{Clock, Limits};
 use crate::score::Score;
@@ -78,12 +78,6 @@ pub const AUTHOR: &str = "the chuhe developers";
 
 /// A forced win in UCCI scores: `MATE_UCCI - plies`.
 const MATE_UCCI: i32 = 10_000;
-
-// The ranges the engine accepts, as the options announce them.
-const HASH_RANGE: (usize, usize) = (1, 65_536);
-const THREADS_RANGE: (usize, usize) = (1, 256);
-const MULTIPV_RANGE: (usize, usize) = (1, 64);
-const OVERHEAD_RANGE: (usize, usize) = (0, 5000);
 
 /// Runs the protocol on `input` and `output` until `quit` or the end of the input, for an
 /// engine that starts with `game` (the `UCI_Variant` default). Returns an error only when
@@ -398,18 +392,18 @@ impl<W: Write + Send + 'static> Driver<W> {
                      option name UCI_Variant type combo default {}{variants}\n\
                      uciok",
                     options.hash_mb,
-                    HASH_RANGE.0,
-                    HASH_RANGE.1,
+                    ranges::HASH_MB.start(),
+                    ranges::HASH_MB.end(),
                     options.threads,
-                    THREADS_RANGE.0,
-                    THREADS_RANGE.1,
+                    ranges::THREADS.start(),
+                    ranges::THREADS.end(),
                     options.multipv,
-                    MULTIPV_RANGE.0,
-                    MULTIPV_RANGE.1,
+                    ranges::MULTIPV.start(),
+                    ranges::MULTIPV.end(),
                     options.level,
                     options.move_overhead.as_millis(),
-                    OVERHEAD_RANGE.0,
-                    OVERHEAD_RANGE.1,
+                    ranges::MOVE_OVERHEAD_MS.start(),
+                    ranges::MOVE_OVERHEAD_MS.end(),
                     self.engine.game().name(),
                 ));
             }
@@ -424,18 +418,18 @@ impl<W: Write + Send + 'static> Driver<W> {
                      option newgame type button\n\
                      ucciok",
                     self.millis,
-                    HASH_RANGE.0,
-                    HASH_RANGE.1,
+                    ranges::HASH_MB.start(),
+                    ranges::HASH_MB.end(),
                     options.hash_mb,
-                    THREADS_RANGE.0,
-                    THREADS_RANGE.1,
+                    ranges::THREADS.start(),
+                    ranges::THREADS.end(),
                     options.threads,
-                    MULTIPV_RANGE.0,
-                    MULTIPV_RANGE.1,
+                    ranges::MULTIPV.start(),
+                    ranges::MULTIPV.end(),
                     options.multipv,
                     options.level,
-                    OVERHEAD_RANGE.0,
-                    OVERHEAD_RANGE.1,
+                    ranges::MOVE_OVERHEAD_MS.start(),
+                    ranges::MOVE_OVERHEAD_MS.end(),
                     options.move_overhead.as_millis(),
                 ));
             }
@@ -633,7 +627,7 @@ impl<W: Write + Send + 'static> Driver<W> {
     // ----- searching ---------------------------------------------------------------------
 
     fn go(&mut self, args: &[&str]) {
-        let turn = self.mirror().map_or(Side::First, |g| g.turn());
+        let turn = self.engine.turn();
         let go = match parse_go(args, self.dialect, self.millis, turn) {
             Ok(go) => go,
             Err(message) => {
