@@ -19,7 +19,7 @@ pub struct MatchArgs {
     /// The game.
     #[arg(long, value_enum, default_value = "xiangqi")]
     game: GameKind,
-    /// An engine, twice: `"cmd=PROGRAM [arg=A]… [name=N] [option.NAME=VALUE]…"`.
+    /// An engine, twice: `"cmd=PROGRAM [arg=A]… [name=N] [option.NAME=VALUE]… [tc=B+I | movetime=MS | nodes=N | depth=N]"` (its own time control overrides the match's).
     #[arg(long = "engine", required = true, num_args = 1)]
     engines: Vec<String>,
     /// Clock per game, `BASE+INCREMENT` in seconds (`10+0.1`).

@@ -412,10 +412,18 @@ fn play_game(
             }
         }
     }
-    let mut clocks = match config.time_control {
-        TimeControl::Clock { base, .. } => [base; 2],
-        _ => [Duration::ZERO; 2],
+    // Each engine may have its own time control (`tc=`, `nodes=`… in its spec).
+    let tc_of = |side: Side| {
+        config.engines[engine_of(side)]
+            .time_control
+            .unwrap_or(config.time_control)
     };
+    let clock_of = |side: Side| match tc_of(side) {
+        TimeControl::Clock { base, increment } => (base, increment),
+        _ => (Duration::ZERO, Duration::ZERO),
+    };
+    let mut clocks = [clock_of(Side::First).0, clock_of(Side::Second).0];
+    let increments = [clock_of(Side::First).1, clock_of(Side::Second).1];
     let mut reason = None;
     let mut adjudication_streak = [0u32; 2];
     while game.outcome().is_none() {
@@ -433,12 +441,12 @@ fn play_game(
         } else {
             format!("{position_head} moves {}", played.join(" "))
         };
-        let (go, deadline) = match config.time_control {
-            TimeControl::Clock { increment, .. } => {
-                let inc = increment.as_millis();
+        let (go, deadline) = match tc_of(side) {
+            TimeControl::Clock { .. } => {
                 let (w, b) = (clocks[0].as_millis(), clocks[1].as_millis());
+                let (wi, bi) = (increments[0].as_millis(), increments[1].as_millis());
                 (
-                    format!("go wtime {w} btime {b} winc {inc} binc {inc}"),
+                    format!("go wtime {w} btime {b} winc {wi} binc {bi}"),
                     clocks[side.index()] + config.time_margin,
                 )
             }
@@ -468,7 +476,7 @@ fn play_game(
                 break;
             }
         };
-        if let TimeControl::Clock { increment, .. } = config.time_control {
+        if let TimeControl::Clock { increment, .. } = tc_of(side) {
             let clock = &mut clocks[side.index()];
             if spent > *clock + config.time_margin {
                 game.declare(Outcome::win(Status::Timelimit, !side));

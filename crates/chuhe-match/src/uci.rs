@@ -18,11 +18,15 @@ pub struct EngineSpec {
     pub args: Vec<String>,
     /// UCI options, sent in order after `uciok`.
     pub options: Vec<(String, String)>,
+    /// Its own time control (`tc=`, `movetime=`, `nodes=`, `depth=`), instead of the match's.
+    #[serde(skip)]
+    pub time_control: Option<crate::TimeControl>,
 }
 
 impl EngineSpec {
     /// Reads the cutechess/fastchess style `cmd=PROG arg=A name=N option.X=Y …` (separated by
-    /// spaces; `cmd` is required).
+    /// spaces; `cmd` is required). `tc=BASE+INC`, `movetime=MS`, `nodes=N` or `depth=N` give
+    /// this engine its own time control.
     ///
     /// ```
     /// use chuhe_match::EngineSpec;
@@ -30,6 +34,8 @@ impl EngineSpec {
     /// assert_eq!(e.name, "fsf");
     /// assert_eq!(e.options, vec![("UCI_Variant".to_string(), "xiangqi".to_string())]);
     /// assert!(EngineSpec::parse("name=x").is_err());
+    /// let weak = EngineSpec::parse("cmd=chuhe arg=uci nodes=1000").unwrap();
+    /// assert_eq!(weak.time_control, Some(chuhe_match::TimeControl::Nodes(1000)));
     /// ```
     pub fn parse(text: &str) -> Result<EngineSpec, String> {
         let mut spec = EngineSpec {
@@ -37,11 +43,12 @@ impl EngineSpec {
             command: String::new(),
             args: Vec::new(),
             options: Vec::new(),
+            time_control: None,
         };
         for token in text.split_whitespace() {
             let (key, value) = token.split_once('=').ok_or_else(|| {
                 format!(
-                    "engine setting '{}' is not key=value (cmd=, arg=, name=, option.NAME=)",
+                    "engine setting '{}' is not key=value (cmd=, arg=, name=, option.NAME=, tc=, movetime=, nodes=, depth=)",
                     chuhe::quote_input(token)
                 )
             })?;
@@ -49,13 +56,16 @@ impl EngineSpec {
                 "cmd" => spec.command = value.to_string(),
                 "arg" => spec.args.push(value.to_string()),
                 "name" => spec.name = value.to_string(),
+                "tc" | "movetime" | "nodes" | "depth" => {
+                    spec.time_control = Some(Self::time_control(key, value)?)
+                }
                 _ => match key.strip_prefix("option.") {
                     Some(option) if !option.is_empty() => {
                         spec.options.push((option.to_string(), value.to_string()))
                     }
                     _ => {
                         return Err(format!(
-                            "unknown engine setting '{}' (cmd=, arg=, name=, option.NAME=)",
+                            "unknown engine setting '{}' (cmd=, arg=, name=, option.NAME=, tc=, movetime=, nodes=, depth=)",
                             chuhe::quote_input(key)
                         ))
                     }
@@ -77,6 +87,29 @@ impl EngineSpec {
                 .to_string();
         }
         Ok(spec)
+    }
+
+    fn time_control(key: &str, value: &str) -> Result<crate::TimeControl, String> {
+        use crate::TimeControl;
+        let number = |what: &str| -> Result<u64, String> {
+            value.parse::<u64>().ok().filter(|&n| n > 0).ok_or_else(|| {
+                format!(
+                    "engine setting {key}='{}' is not a positive {what}",
+                    chuhe::quote_input(value)
+                )
+            })
+        };
+        Ok(match key {
+            "tc" => TimeControl::parse_clock(value)?,
+            "movetime" => TimeControl::MoveTime(std::time::Duration::from_millis(number(
+                "number of milliseconds",
+            )?)),
+            "nodes" => TimeControl::Nodes(number("number of nodes")?),
+            _ => TimeControl::Depth(
+                u32::try_from(number("depth")?)
+                    .map_err(|_| format!("{key}={value} is too deep"))?,
+            ),
+        })
     }
 }
 

@@ -35,6 +35,7 @@ for line in sys.stdin:
         command: "python3".into(),
         args: vec![path.display().to_string()],
         options: Vec::new(),
+        time_control: None,
     }
 }
 
@@ -143,5 +144,36 @@ fn repetition_and_the_move_cap_are_judged_by_chuhe() {
         assert_eq!(r.reason, "move cap");
         assert_eq!(r.pcn.moves.len(), 3);
         assert_eq!(r.pcn.winner, Some(chuhe::notation::pcn::Winner::None));
+    }
+}
+
+#[test]
+fn an_engine_may_have_its_own_time_control() {
+    // Each mock plays legally only when its `go` carries its own limit; otherwise it plays an
+    // illegal move, which would end the game at once.
+    let check = |limit: &str| {
+        format!(
+            "        if \"{limit}\" not in line: out(\"bestmove a1a5\")\n        else:\n{}",
+            SHUFFLE
+                .lines()
+                .map(|l| format!("    {l}"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        )
+    };
+    let mut by_nodes = mock("by-nodes", &check("nodes 777"));
+    by_nodes.time_control = Some(TimeControl::Nodes(777));
+    let by_clock = mock("by-clock", &check("winc 0 binc 0"));
+    let reports = play(
+        [by_nodes, by_clock],
+        TimeControl::Clock {
+            base: Duration::from_secs(5),
+            increment: Duration::ZERO,
+        },
+        6,
+    );
+    for r in &reports {
+        assert_eq!(r.reason, "move cap", "{}", r.reason);
+        assert_eq!(r.pcn.moves.len(), 6);
     }
 }
