@@ -76,7 +76,10 @@ fn vendored_files_match_shared_when_present() {
         ("data", "perft-xiangqi.txt"),
         ("anchors", "xiongqi-fsf.ini"),
     ] {
-        let shared = format!("{}/../../../shared/{folder}/{name}", env!("CARGO_MANIFEST_DIR"));
+        let shared = format!(
+            "{}/../../../shared/{folder}/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        );
         if let Ok(text) = std::fs::read_to_string(shared) {
             assert_eq!(text, data(name), "data/{name} differs from shared/{folder}");
         }
