@@ -46,6 +46,12 @@ impl NodeOutcome {
 pub trait SearchGame: GamePosition {
     /// The static evaluation in centipawns, from the side to move's point of view.
     fn evaluate(&self) -> i32;
+    /// How many kinds of piece (side and role) there are: [`SearchGame::piece_kind_at`] is
+    /// below this.
+    const PIECE_KINDS: usize;
+    /// The kind (side and role) of the piece on `square`, 0 when empty (for the history
+    /// tables of move ordering).
+    fn piece_kind_at(&self, square: Self::Square) -> usize;
     /// The value of the piece on `square` for move ordering and pruning (0 when empty; a
     /// terminal piece is worth more than everything else together).
     fn piece_value(&self, square: Self::Square) -> i32;
@@ -82,6 +88,13 @@ pub trait SearchGame: GamePosition {
 pub const TERMINAL_VALUE: i32 = 20_000;
 
 impl SearchGame for xiongqi::Position {
+    const PIECE_KINDS: usize = 20;
+
+    #[inline]
+    fn piece_kind_at(&self, square: xiongqi::Square) -> usize {
+        self.piece_at(square).map_or(0, |p| p.index())
+    }
+
     #[inline]
     fn evaluate(&self) -> i32 {
         crate::eval::xiongqi::evaluate(self)
@@ -171,6 +184,13 @@ impl SearchGame for xiongqi::Position {
 }
 
 impl SearchGame for xiangqi::Position {
+    const PIECE_KINDS: usize = 14;
+
+    #[inline]
+    fn piece_kind_at(&self, square: xiangqi::Square) -> usize {
+        self.piece_at(square).map_or(0, |p| p.index())
+    }
+
     #[inline]
     fn evaluate(&self) -> i32 {
         crate::eval::xiangqi::evaluate(self)

@@ -114,6 +114,8 @@ struct PlyState<M> {
     killers: [M; 2],
     eval: i32,
     mv: Option<M>,
+    /// The move made here as (piece kind, destination), for continuation history.
+    cont: Option<usize>,
     null: bool,
 }
 
@@ -146,6 +148,9 @@ pub struct Searcher<'a, P: SearchGame> {
     pv: Vec<Vec<P::Move>>,
     history: Vec<i32>,
     counter: Vec<P::Move>,
+    /// Continuation history: how a quiet move (piece kind, destination) fared after the move
+    /// one or two plies earlier (piece kind, destination).
+    continuation: Vec<i32>,
     buffers: Vec<Vec<(P::Move, i32)>>,
     nodes: u64,
     unreported_nodes: u64,
@@ -206,6 +211,7 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
             pv: vec![Vec::new(); MAX_PLY + 2],
             history: vec![0; 2 * count * count],
             counter: vec![P::Move::default(); count * count],
+            continuation: vec![0; (P::PIECE_KINDS * count).pow(2)],
             buffers: vec![Vec::new(); MAX_PLY + 2],
             nodes: 0,
             unreported_nodes: 0,
@@ -484,6 +490,40 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
         (pos.turn().index() * count + m.from().index()) * count + m.to().index()
     }
 
+    /// The continuation key of `m` played in `pos`: the moving piece's kind and destination.
+    #[inline]
+    fn cont_key(pos: &P, m: P::Move) -> usize {
+        pos.piece_kind_at(m.from()) * <P::Square as GameSquare>::COUNT + m.to().index()
+    }
+
+    /// The continuation-history cells of a move with key `key` at `ply`: after the moves one
+    /// and two plies earlier.
+    #[inline]
+    fn cont_cells(&self, ply: usize, key: usize) -> [Option<usize>; 2] {
+        let width = P::PIECE_KINDS * <P::Square as GameSquare>::COUNT;
+        let at = |back: usize| {
+            (ply >= back)
+                .then(|| self.stack[ply - back].cont)
+                .flatten()
+                .map(|prev| prev * width + key)
+        };
+        [at(1), at(2)]
+    }
+
+    /// The ordering score of a quiet move: its history and continuation histories.
+    #[inline]
+    fn quiet_score(&self, pos: &P, m: P::Move, ply: usize) -> i32 {
+        let mut score = self.history[self.history_index(pos, m)];
+        for cell in self
+            .cont_cells(ply, Self::cont_key(pos, m))
+            .into_iter()
+            .flatten()
+        {
+            score += self.continuation[cell];
+        }
+        score
+    }
+
     #[inline]
     fn counter_index(m: P::Move) -> usize {
         m.from().index() * <P::Square as GameSquare>::COUNT + m.to().index()
@@ -529,7 +569,7 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
                 } else if Some(m) == counter {
                     REFUTATION
                 } else {
-                    self.history[self.history_index(pos, m)]
+                    self.quiet_score(pos, m, ply)
                 }
             };
             out.push((m, s));
@@ -558,12 +598,17 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
         ply: usize,
     ) {
         let bonus = (depth * depth * 8).min(1200);
-        let idx = self.history_index(pos, best);
-        Self::age(&mut self.history[idx], bonus);
-        for &m in tried {
-            if m != best {
-                let idx = self.history_index(pos, m);
-                Self::age(&mut self.history[idx], -bonus);
+        for (m, b) in std::iter::once((best, bonus))
+            .chain(tried.iter().filter(|&&m| m != best).map(|&m| (m, -bonus)))
+        {
+            let idx = self.history_index(pos, m);
+            Self::age(&mut self.history[idx], b);
+            for cell in self
+                .cont_cells(ply, Self::cont_key(pos, m))
+                .into_iter()
+                .flatten()
+            {
+                Self::age(&mut self.continuation[cell], b);
             }
         }
         let killers = &mut self.stack[ply].killers;
@@ -605,6 +650,7 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
                 irreversible,
             });
             self.stack[0].mv = Some(m);
+            self.stack[0].cont = Some(Self::cont_key(&root, m));
             let new_depth = depth - 1 + i32::from(gives_check);
             let mut score;
             if i == pv_idx {
@@ -741,6 +787,7 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
                 let child = pos.pass();
                 self.stack[ply].null = true;
                 self.stack[ply].mv = None;
+                self.stack[ply].cont = None;
                 self.push_line(LineEntry {
                     hash: child.zobrist_hash(),
                     key: 0,
@@ -825,6 +872,7 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
                 irreversible,
             });
             self.stack[ply].mv = Some(m);
+            self.stack[ply].cont = Some(Self::cont_key(pos, m));
             let extension = i32::from(gives_check && ply < 2 * self.root_depth as usize);
             let new_depth = depth - 1 + extension;
             let mut score;
@@ -1003,6 +1051,8 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
                 check: false, // no repetition is judged below a quiescence node
                 irreversible,
             });
+            self.stack[ply].mv = Some(m);
+            self.stack[ply].cont = Some(Self::cont_key(pos, m));
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
             self.pop_line();
             if self.stopped {
