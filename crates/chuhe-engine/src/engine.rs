@@ -43,6 +43,8 @@ pub struct Options {
     pub level: u8,
     /// Time kept per move for the communication with the GUI.
     pub move_overhead: Duration,
+    /// Evaluate by material alone (a baseline for measuring the evaluation).
+    pub material_only: bool,
 }
 
 impl Default for Options {
@@ -53,6 +55,7 @@ impl Default for Options {
             multipv: 1,
             level: MAX_LEVEL,
             move_overhead: Duration::from_millis(10),
+            material_only: false,
         }
     }
 }
@@ -324,6 +327,14 @@ impl Engine {
         self.idle()?;
         check_range("Move Overhead", ms, ranges::MOVE_OVERHEAD_MS)?;
         self.options.move_overhead = Duration::from_millis(ms as u64);
+        Ok(())
+    }
+
+    /// Evaluates by material alone (`true`) or with the full evaluation (`false`, the
+    /// default): the material-only engine is the baseline of strength measurements.
+    pub fn set_material_only(&mut self, on: bool) -> Result<(), EngineError> {
+        self.idle()?;
+        self.options.material_only = on;
         Ok(())
     }
 
@@ -636,6 +647,7 @@ fn run_search<P: SearchGame>(
             options.multipv
         },
         main_thread: true,
+        material_only: options.material_only,
     };
     let hashfull_shared = shared;
     let outcome = std::thread::scope(|scope| {

@@ -43,7 +43,7 @@ impl NodeOutcome {
 }
 
 /// A game the engine can search.
-pub trait SearchGame: GamePosition {
+pub trait SearchGame: GamePosition + crate::see::Exchange {
     /// The static evaluation in centipawns, from the side to move's point of view.
     fn evaluate(&self) -> i32;
     /// How many kinds of piece (side and role) there are: [`SearchGame::piece_kind_at`] is
@@ -69,6 +69,8 @@ pub trait SearchGame: GamePosition {
     /// An end decided before the side to move plays, without looking at its moves (a
     /// captured terminal piece, insufficient material, the move limit).
     fn node_outcome(&self) -> Option<NodeOutcome>;
+    /// The square of the opponent's terminal piece (general or dragon), if it has one.
+    fn opponent_terminal(&self) -> Option<Self::Square>;
     /// Can the side to move capture the opponent's terminal piece (and so win at once)?
     /// Only in games without a check rule (Xiongqi, Xiangqi's teaching rules).
     fn terminal_capturable(&self) -> bool;
@@ -142,6 +144,11 @@ impl SearchGame for xiongqi::Position {
     fn node_outcome(&self) -> Option<NodeOutcome> {
         self.static_outcome()
             .map(|o| NodeOutcome::relative(o, self.turn()))
+    }
+
+    #[inline]
+    fn opponent_terminal(&self) -> Option<xiongqi::Square> {
+        self.terminal(!self.turn())
     }
 
     #[inline]
@@ -255,6 +262,11 @@ impl SearchGame for xiangqi::Position {
             return Some(NodeOutcome::Draw);
         }
         None
+    }
+
+    #[inline]
+    fn opponent_terminal(&self) -> Option<xiangqi::Square> {
+        self.general(!self.turn())
     }
 
     #[inline]

@@ -57,6 +57,8 @@ pub struct SearchParams {
     pub multipv: usize,
     /// Is this the thread that decides (and checks the clock)?
     pub main_thread: bool,
+    /// Evaluate by material alone.
+    pub material_only: bool,
 }
 
 /// One line found by an iteration.
@@ -135,6 +137,16 @@ const GOOD_TACTICAL: i32 = 1 << 26;
 const REFUTATION: i32 = 1 << 25;
 /// Ordering score of captures that lose material by exchange (below every quiet move).
 const BAD_CAPTURE: i32 = -(1 << 24);
+
+/// Could a piece arriving at or leaving `sq` give check to a terminal piece on `target`?
+/// A cheap filter before trying the move: the square shares a file, rank or diagonal with
+/// the target, or is within two files and two ranks of it (steps, leaps, horse legs).
+#[inline]
+fn may_check<S: GameSquare>(sq: S, target: S) -> bool {
+    let df = sq.file().abs_diff(target.file());
+    let dr = sq.rank().abs_diff(target.rank());
+    df == 0 || dr == 0 || df == dr || (df <= 2 && dr <= 2)
+}
 
 /// The search of one thread.
 pub struct Searcher<'a, P: SearchGame> {
@@ -696,6 +708,16 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
         best
     }
 
+    /// The static evaluation (or the material balance alone, for the baseline engine).
+    #[inline]
+    fn evaluate(&self, pos: &P) -> i32 {
+        if self.params.material_only {
+            crate::see::material(pos)
+        } else {
+            pos.evaluate()
+        }
+    }
+
     fn outcome_score(o: NodeOutcome, ply: usize) -> i32 {
         match o {
             NodeOutcome::Win => mate_in(ply),
@@ -729,7 +751,7 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
             return s;
         }
         if ply >= MAX_PLY - 1 {
-            return pos.evaluate();
+            return self.evaluate(pos);
         }
         // Mate-distance pruning.
         alpha = alpha.max(mated_in(ply));
@@ -738,7 +760,7 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
             return alpha;
         }
         if depth <= 0 {
-            return self.qsearch(pos, alpha, beta, ply);
+            return self.qsearch(pos, alpha, beta, ply, true);
         }
         self.count_node();
         if self.stopped {
@@ -770,7 +792,7 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
         let static_eval = if in_check {
             -INFINITE
         } else {
-            entry.map_or_else(|| pos.evaluate(), |e| e.eval)
+            entry.map_or_else(|| self.evaluate(pos), |e| e.eval)
         };
         self.stack[ply].eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].eval;
@@ -968,7 +990,9 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
         best_score
     }
 
-    fn qsearch(&mut self, pos: &P, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// Quiescence search: captures that hold up by exchange (every move when in check) and,
+    /// with `checks` (the first ply below the main search), quiet moves that give check.
+    fn qsearch(&mut self, pos: &P, mut alpha: i32, beta: i32, ply: usize, checks: bool) -> i32 {
         self.pv[ply].clear();
         self.count_node();
         if self.stopped {
@@ -984,7 +1008,7 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
             return mate_in(ply + 1);
         }
         if ply >= MAX_PLY - 1 {
-            return pos.evaluate();
+            return self.evaluate(pos);
         }
         let in_check = pos.is_check();
         let key = pos.zobrist_hash();
@@ -1005,7 +1029,7 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
             best = -INFINITE;
             stand_pat = -INFINITE;
         } else {
-            stand_pat = entry.map_or_else(|| pos.evaluate(), |e| e.eval);
+            stand_pat = entry.map_or_else(|| self.evaluate(pos), |e| e.eval);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -1015,6 +1039,18 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
         let mut moves = P::Moves::default();
         if in_check {
             pos.legal_moves_into(&mut moves);
+        } else if checks {
+            pos.legal_moves_into(&mut moves);
+            let target = pos.opponent_terminal();
+            moves.retain(|m| {
+                pos.is_capture(m)
+                    || pos.promotion_gain(m) > 0
+                    || target.is_some_and(|t| may_check(m.from(), t) || may_check(m.to(), t)) && {
+                        let mut child = pos.clone();
+                        child.play_unchecked(m);
+                        child.is_check()
+                    }
+            });
         } else {
             pos.captures_into(&mut moves);
         }
@@ -1026,15 +1062,21 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
         for i in 0..list.len() {
             let (m, order) = Self::pick(&mut list, i);
             if !in_check {
-                // Captures that lose material by exchange.
-                if order < 0 {
-                    continue;
-                }
-                // Delta pruning: even the captured piece cannot lift us to alpha.
                 let victim = pos.piece_value(m.to());
                 let gain = pos.promotion_gain(m);
-                if stand_pat + victim + gain + 150 <= alpha && victim < crate::game::TERMINAL_VALUE
-                {
+                if victim > 0 || gain > 0 {
+                    // Captures that lose material by exchange.
+                    if order < BAD_CAPTURE / 2 {
+                        continue;
+                    }
+                    // Delta pruning: even the captured piece cannot lift us to alpha.
+                    if stand_pat + victim + gain + 150 <= alpha
+                        && victim < crate::game::TERMINAL_VALUE
+                    {
+                        continue;
+                    }
+                } else if !pos.see_ge(m, 0) {
+                    // A quiet check that loses the checking piece.
                     continue;
                 }
             }
@@ -1053,7 +1095,7 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
             });
             self.stack[ply].mv = Some(m);
             self.stack[ply].cont = Some(Self::cont_key(pos, m));
-            let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
+            let score = -self.qsearch(&child, -beta, -alpha, ply + 1, false);
             self.pop_line();
             if self.stopped {
                 self.buffers[ply] = list;
@@ -1101,6 +1143,7 @@ mod tests {
             mate_limit: None,
             multipv: 1,
             main_thread: true,
+            material_only: false,
         }
     }
 

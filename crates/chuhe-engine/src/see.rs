@@ -116,3 +116,18 @@ pub fn see_ge<E: Exchange>(pos: &E, from: usize, to: usize, threshold: i32) -> b
     }
     result == 1
 }
+
+/// The material balance from the side to move's point of view: the exchange values of its
+/// pieces minus the opponent's (terminal pieces cancel out).
+pub fn material<E: Exchange>(pos: &E) -> i32 {
+    let sum = |side: Side| {
+        let mut bits = pos.side_bits(side);
+        let mut total = 0;
+        while let Some(sq) = bits.lowest() {
+            total += pos.value_at(sq);
+            bits = bits.without_lowest();
+        }
+        total
+    };
+    sum(pos.mover()) - sum(!pos.mover())
+}

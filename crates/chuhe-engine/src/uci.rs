@@ -9,7 +9,8 @@
 //! `UCI_Variant xiangqi` with files `a`–`i` and ranks 1–10 (`h3e3`, `b3b10`), Xiongqi `e3e4`,
 //! promotion `e7e8e`. The commands: `uci`, `isready`, `ucinewgame`,
 //! `setoption name N [value V]` (names case-insensitive: `Hash`, `Clear Hash`, `Threads`,
-//! `MultiPV`, `Skill Level`, `Move Overhead`, `UCI_Variant`), `position startpos|fen TEXT
+//! `MultiPV`, `Skill Level`, `Move Overhead`, `UCI_Variant`, `Evaluation` — `full`, or
+//! `material` for the material-only baseline), `position startpos|fen TEXT
 //! [moves …]` (`TEXT` is everything between `fen` and `moves`: a FEEN, which holds spaces,
 //! or a Xiangqi FEN), `go` with `wtime btime winc binc movestogo movetime nodes depth mate
 //! infinite ponder searchmoves` (and `go perft N`; a `go` without any limit is `go
@@ -390,6 +391,7 @@ impl<W: Write + Send + 'static> Driver<W> {
                      option name Skill Level type spin default {} min 0 max {MAX_LEVEL}\n\
                      option name Move Overhead type spin default {} min {} max {}\n\
                      option name UCI_Variant type combo default {}{variants}\n\
+                     option name Evaluation type combo default {} var full var material\n\
                      uciok",
                     options.hash_mb,
                     ranges::HASH_MB.start(),
@@ -405,6 +407,11 @@ impl<W: Write + Send + 'static> Driver<W> {
                     ranges::MOVE_OVERHEAD_MS.start(),
                     ranges::MOVE_OVERHEAD_MS.end(),
                     self.engine.game().name(),
+                    if options.material_only {
+                        "material"
+                    } else {
+                        "full"
+                    },
                 ));
             }
             Dialect::Ucci => {
@@ -530,6 +537,14 @@ impl<W: Write + Send + 'static> Driver<W> {
                 self.apply_notation();
                 Ok(())
             }
+            "evaluation" => match value.map(str::to_ascii_lowercase).as_deref() {
+                Some("full") => self.engine.set_material_only(false).map_err(engine_error),
+                Some("material") => self.engine.set_material_only(true).map_err(engine_error),
+                _ => Err(format!(
+                    "option Evaluation: '{}' is not full or material",
+                    quote_input(value.unwrap_or(""))
+                )),
+            },
             "usemillisec" => {
                 self.millis = parse_check(value).ok_or_else(|| {
                     format!(
@@ -540,7 +555,7 @@ impl<W: Write + Send + 'static> Driver<W> {
                 Ok(())
             }
             _ => Err(format!(
-                "no option '{shown}' (Hash, Clear Hash, Threads, MultiPV, Skill Level, Move Overhead, UCI_Variant)"
+                "no option '{shown}' (Hash, Clear Hash, Threads, MultiPV, Skill Level, Move Overhead, UCI_Variant, Evaluation)"
             )),
         }
     }

@@ -253,3 +253,26 @@ fn every_game_searches_from_random_positions() {
         }
     }
 }
+
+#[test]
+fn the_material_only_baseline_counts_material_alone() {
+    // At the start nothing can be won: the material-only engine sees exactly 0; the full
+    // evaluation sees more than material (placement, mobility, tempo).
+    for kind in [GameKind::Xiangqi, GameKind::Xiongqi] {
+        let mut engine = Engine::new(kind);
+        engine.set_material_only(true).unwrap();
+        assert_eq!(engine.search(Limits::depth(1)).unwrap().score, Score::Cp(0));
+    }
+    // A free chariot is won by both.
+    let mut baseline = Engine::new(GameKind::Xiangqi);
+    baseline.set_material_only(true).unwrap();
+    let mut full = Engine::new(GameKind::Xiangqi);
+    let free = "3k5/9/9/9/9/9/r8/9/R8/4K4 w - - 0 1";
+    for engine in [&mut baseline, &mut full] {
+        engine.set_position(free, &[]).unwrap();
+        match engine.search(Limits::depth(3)).unwrap().score {
+            Score::Cp(cp) => assert!(cp > 700, "{cp}"),
+            Score::Mate(n) => assert!(n > 0, "{n}"),
+        }
+    }
+}

@@ -200,6 +200,7 @@ fn handshake_names_the_engine_and_every_option() {
         "Move Overhead",
         "UCI_Variant",
         "Clear Hash",
+        "Evaluation",
     ] {
         assert!(
             lines
@@ -366,10 +367,19 @@ fn options_are_set_by_case_insensitive_names() {
         "setoption name Move Overhead value 30",
         "setoption name clear hash",
         "setoption name uci_variant value XIONGQI",
+        "setoption name evaluation value Material",
     ] {
         s.send(command);
         assert!(s.sync().is_empty(), "{command}");
     }
+    s.send("setoption name Evaluation value sometimes");
+    let answer = s.sync();
+    assert!(
+        answer.len() == 1
+            && answer[0].starts_with("info string")
+            && answer[0].contains("Evaluation"),
+        "{answer:?}"
+    );
     s.send("uci");
     let lines = s.until(|l| l == "uciok");
     for expected in [
@@ -378,6 +388,7 @@ fn options_are_set_by_case_insensitive_names() {
         "option name MultiPV type spin default 3 ",
         "option name Move Overhead type spin default 30 ",
         "option name UCI_Variant type combo default xiongqi ",
+        "option name Evaluation type combo default material ",
     ] {
         assert!(
             lines.iter().any(|l| l.starts_with(expected)),
