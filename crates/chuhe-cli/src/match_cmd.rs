@@ -163,13 +163,14 @@ pub fn run(args: &MatchArgs, out: &mut Output) -> Result<(), CliError> {
         bar
     });
     let mut write_error = None;
+    let sprt = config.sprt;
     let names = [
         config.engines[0].name.clone(),
         config.engines[1].name.clone(),
     ];
     let mut on_game = |report: &chuhe_match::GameReport, tally: &chuhe_match::Tally| {
         let (elo, err) = tally.elo();
-        let line = format!(
+        let mut line = format!(
             "{} vs {}: +{} ={} -{}  score {:.1}%  Elo {elo:+.1} ± {err:.1}",
             names[0],
             names[1],
@@ -178,6 +179,13 @@ pub fn run(args: &MatchArgs, out: &mut Output) -> Result<(), CliError> {
             tally.losses,
             100.0 * tally.score()
         );
+        if let Some(sprt) = &sprt {
+            let (lower, upper) = sprt.bounds();
+            line.push_str(&format!(
+                "  SPRT llr {:.2} ({lower:.2}, {upper:.2})",
+                sprt.llr(tally)
+            ));
+        }
         if let Some(bar) = &bar {
             bar.inc(1);
             bar.set_message(line);
