@@ -275,10 +275,13 @@ fn run<P: Evaluation>(args: &Args, config: P::Config) -> Result<(), String> {
             learning_rate: args.lr,
             l2: args.l2,
         };
-        let tuned = tune::optimise(&data, &start, k, &opt, |epoch, mse| {
-            eprintln!("  epoch {epoch}: training MSE {mse:.6}");
+        let found = tune::optimise(&data, &start, k, &opt, |epoch, train, validation| {
+            if epoch % 200 == 0 || epoch == args.epochs {
+                eprintln!("  epoch {epoch}: MSE training {train:.6}, validation {validation:.6}");
+            }
         });
-        let tuned_int = tune::to_int(&tuned);
+        eprintln!("kept the weights of epoch {}", found.epoch);
+        let tuned_int = tune::to_int(&found.weights);
         let rounded = tune::to_float(&tuned_int);
         let after = (data.mse(&rounded, k, false), data.mse(&rounded, k, true));
         let seconds = t1.elapsed().as_secs_f64();
@@ -298,8 +301,8 @@ fn run<P: Evaluation>(args: &Args, config: P::Config) -> Result<(), String> {
                     data_path.file_name().map_or("?".into(), |n| n.to_string_lossy()),
                 ),
                 format!(
-                    "MSE training {:.6} -> {:.6}, validation {:.6} -> {:.6}; {} epochs, lr {}, l2 {}.",
-                    before.0, after.0, before.1, after.1, args.epochs, args.lr, args.l2
+                    "MSE training {:.6} -> {:.6}, validation {:.6} -> {:.6}; epoch {} of {}, lr {}, l2 {}.",
+                    before.0, after.0, before.1, after.1, found.epoch, args.epochs, args.lr, args.l2
                 ),
             ];
             write_weights::<P>(&tuned_int, &notes)?;

@@ -369,6 +369,7 @@ fn dataset_loads_and_the_fit_improves_on_a_toy_set() {
         learning_rate: 2.0,
         l2: 0.0,
     };
-    let tuned = tune::optimise(&data, &w, k, &settings, |_, _| {});
-    assert!(data.mse(&tuned, k, false) <= before);
+    let found = tune::optimise(&data, &w, k, &settings, |_, _, _| {});
+    assert_eq!(found.epoch, 50);
+    assert!(data.mse(&found.weights, k, false) <= before);
 }

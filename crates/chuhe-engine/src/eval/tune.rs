@@ -502,16 +502,27 @@ impl Default for OptimiseSettings {
     }
 }
 
-/// Minimises the training error from `start` with Adam on full batches; `progress` gets
-/// (epoch, training error) every 100 epochs. Parameters that no sample uses keep their
-/// starting value.
+/// What [`optimise`] found.
+#[derive(Clone, Debug)]
+pub struct Optimised {
+    /// The weights: those of the epoch with the lowest validation error when there are
+    /// validation samples (early stopping), else the last epoch's.
+    pub weights: Vec<[f64; 2]>,
+    /// The epoch the weights come from.
+    pub epoch: u32,
+}
+
+/// Minimises the training error (plus the L2 pull) from `start` with Adam on full batches;
+/// every 10 epochs it measures the validation error, keeps the best weights so far, and
+/// calls `progress(epoch, training error, validation error)`. Parameters that no sample uses
+/// keep their starting value.
 pub fn optimise(
     data: &Dataset,
     start: &[[f64; 2]],
     k: f64,
     settings: &OptimiseSettings,
-    mut progress: impl FnMut(u32, f64),
-) -> Vec<[f64; 2]> {
+    mut progress: impl FnMut(u32, f64, f64),
+) -> Optimised {
     let n = data.params;
     let mut w = start.to_vec();
     let mut m = vec![[0.0f64; 2]; n];
@@ -520,6 +531,16 @@ pub fn optimise(
     let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8);
     let train = data.training_len().max(1) as f64;
     let phase_max = f64::from(data.phase_max);
+    let has_validation = data.validation_len() > 0;
+    let mut best = Optimised {
+        weights: w.clone(),
+        epoch: 0,
+    };
+    let mut best_validation = if has_validation {
+        data.mse(&w, k, true)
+    } else {
+        f64::INFINITY
+    };
     for epoch in 1..=settings.epochs {
         for g in grad.iter_mut() {
             *g = [0.0, 0.0];
@@ -551,11 +572,21 @@ pub fn optimise(
                 w[i][j] -= step;
             }
         }
-        if epoch % 100 == 0 || epoch == settings.epochs {
-            progress(epoch, data.mse(&w, k, false));
+        if epoch % 10 == 0 || epoch == settings.epochs {
+            let validation = if has_validation {
+                data.mse(&w, k, true)
+            } else {
+                0.0
+            };
+            if !has_validation || validation < best_validation {
+                best_validation = validation;
+                best.weights.clone_from(&w);
+                best.epoch = epoch;
+            }
+            progress(epoch, data.mse(&w, k, false), validation);
         }
     }
-    w
+    best
 }
 
 /// The Rust source of a weights file: `module` is the game's module (`xiangqi`), `notes`
