@@ -314,11 +314,17 @@ fn weights_override_switches_and_restores() {
     let pos = xiongqi::Position::from_feen("6g^1/3+S4/8/8/8/8/8/3G^4 / X/x").unwrap();
     let table = eval::WeightsOverride::new();
     let params = eval::xiongqi::PARAMS;
-    let run = |t: &eval::WeightsOverride| t.with(params, |w| eval::xiongqi::evaluate_with(&pos, w));
+    let run = |t: &eval::WeightsOverride| {
+        t.with(params, |packed| {
+            let mut sum = eval::PackedSum::new(packed);
+            eval::xiongqi::features(&pos, &mut sum);
+            sum.halves()
+        })
+    };
     assert_eq!(run(&table), None);
     let zero = vec![[0, 0]; params];
     table.set(Some(&zero));
-    assert_eq!(run(&table), Some(0));
+    assert_eq!(run(&table), Some((0, 0)));
     // A table of another length is ignored.
     table.set(Some(&zero[1..]));
     assert_eq!(run(&table), None);
@@ -372,4 +378,20 @@ fn dataset_loads_and_the_fit_improves_on_a_toy_set() {
     let found = tune::optimise(&data, &w, k, &settings, |_, _, _| {});
     assert_eq!(found.epoch, 50);
     assert!(data.mse(&found.weights, k, false) <= before);
+}
+
+#[test]
+fn packed_weights_add_both_halves_exactly() {
+    let table = [
+        eval::pack([-300, 7]),
+        eval::pack([5, -9000]),
+        eval::pack([-1, -1]),
+    ];
+    let mut sum = eval::PackedSum::new(&table);
+    use eval::Accumulator;
+    sum.add(0, 3);
+    sum.add(1, -2);
+    sum.add(2, 5);
+    sum.add(7, 1); // outside the table: ignored
+    assert_eq!(sum.halves(), (-900 - 10 - 5, 21 + 18000 - 5));
 }

@@ -65,6 +65,57 @@ impl Accumulator for WeightSum<'_> {
     }
 }
 
+/// A weight packed into one integer: the endgame half × 2³² + the middlegame half, so that
+/// one multiply-add per feature accumulates both halves exactly (see [`PackedSum`]).
+#[inline(always)]
+pub const fn pack(w: Weight) -> i64 {
+    ((w[1] as i64) << 32) + w[0] as i64
+}
+
+/// The accumulator of play over packed weights ([`pack`]): one multiply-add per feature.
+/// Exact while each half of the sum stays within ±2³¹.
+#[derive(Clone, Copy, Debug)]
+pub struct PackedSum<'a> {
+    weights: &'a [i64],
+    total: i64,
+}
+
+impl<'a> PackedSum<'a> {
+    /// An empty sum over packed `weights`.
+    #[inline(always)]
+    pub fn new(weights: &'a [i64]) -> PackedSum<'a> {
+        PackedSum { weights, total: 0 }
+    }
+
+    /// The (middlegame, endgame) sums.
+    #[inline(always)]
+    pub fn halves(&self) -> (i32, i32) {
+        let mg = self.total as i32;
+        let eg = (self.total.wrapping_sub(i64::from(mg)) >> 32) as i32;
+        (mg, eg)
+    }
+}
+
+impl Accumulator for PackedSum<'_> {
+    #[inline(always)]
+    fn add(&mut self, param: usize, count: i32) {
+        if let Some(&w) = self.weights.get(param) {
+            self.total = self.total.wrapping_add(w.wrapping_mul(i64::from(count)));
+        }
+    }
+}
+
+/// Packs a table at compile time ([`pack`]).
+pub const fn pack_table<const N: usize>(w: &[Weight; N]) -> [i64; N] {
+    let mut out = [0i64; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = pack(w[i]);
+        i += 1;
+    }
+    out
+}
+
 /// The accumulator of tuning: the sparse feature vector (parameter, total count), with the
 /// counts of a parameter that occurs for both sides added together.
 #[derive(Clone, Debug, Default)]
@@ -200,7 +251,8 @@ pub(crate) use layout;
 #[derive(Debug)]
 pub struct WeightsOverride {
     on: AtomicBool,
-    table: RwLock<Vec<Weight>>,
+    /// The table, packed ([`pack`]).
+    table: RwLock<Vec<i64>>,
 }
 
 impl WeightsOverride {
@@ -219,7 +271,7 @@ impl WeightsOverride {
             Some(w) => {
                 if let Ok(mut t) = self.table.write() {
                     t.clear();
-                    t.extend_from_slice(w);
+                    t.extend(w.iter().map(|&p| pack(p)));
                     self.on.store(true, Ordering::SeqCst);
                 }
             }
@@ -227,9 +279,10 @@ impl WeightsOverride {
         }
     }
 
-    /// Runs `f` with the override table if one is set and has `len` parameters.
+    /// Runs `f` with the override table, packed ([`pack`]), if one is set and has `len`
+    /// parameters.
     #[inline(always)]
-    pub fn with<R>(&self, len: usize, f: impl FnOnce(&[Weight]) -> R) -> Option<R> {
+    pub fn with<R>(&self, len: usize, f: impl FnOnce(&[i64]) -> R) -> Option<R> {
         if !self.on.load(Ordering::Relaxed) {
             return None;
         }
@@ -237,7 +290,7 @@ impl WeightsOverride {
     }
 
     #[cold]
-    fn with_slow<R>(&self, len: usize, f: impl FnOnce(&[Weight]) -> R) -> Option<R> {
+    fn with_slow<R>(&self, len: usize, f: impl FnOnce(&[i64]) -> R) -> Option<R> {
         let t = self.table.read().ok()?;
         (t.len() == len).then(|| f(&t))
     }

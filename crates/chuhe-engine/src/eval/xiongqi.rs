@@ -16,7 +16,10 @@ use chuhe::xiongqi::{
 use chuhe::Side;
 
 use super::xiongqi_weights::WEIGHTS;
-use super::{layout, taper, Accumulator, Block, Evaluation, Weight, WeightSum, WeightsOverride};
+use super::{
+    layout, pack_table, taper, Accumulator, Block, Evaluation, PackedSum, Weight, WeightSum,
+    WeightsOverride,
+};
 
 layout! {
     /// Material by [`material_slot`]: advisor, bear, chariot, cannon, horse, empress,
@@ -133,16 +136,33 @@ pub const fn piece_value(role: Role) -> i32 {
 /// The compiled weights, in one place in memory.
 static COMPILED: [Weight; PARAMS] = WEIGHTS;
 
+/// The compiled weights packed for play ([`super::pack`]).
+static PACKED: [i64; PARAMS] = pack_table(&WEIGHTS);
+
 /// The run-time replacement of the weights, for experiments.
 static OVERRIDE: WeightsOverride = WeightsOverride::new();
 
 /// The evaluation from the side to move's point of view, in centipawns.
 #[inline]
 pub fn evaluate(pos: &Position) -> i32 {
-    if let Some(v) = OVERRIDE.with(PARAMS, |w| evaluate_with(pos, w)) {
+    if let Some(v) = OVERRIDE.with(PARAMS, |w| evaluate_packed(pos, w)) {
         return v;
     }
-    evaluate_with(pos, &COMPILED)
+    evaluate_packed(pos, &PACKED)
+}
+
+/// The evaluation under packed weights (the fast path of [`evaluate`]).
+#[inline(always)]
+fn evaluate_packed(pos: &Position, packed: &[i64]) -> i32 {
+    let mut sum = PackedSum::new(packed);
+    let phase = features(pos, &mut sum);
+    let (mg, eg) = sum.halves();
+    let v = taper(mg, eg, phase, PHASE_MAX);
+    if pos.turn() == Side::First {
+        v
+    } else {
+        -v
+    }
 }
 
 /// The evaluation from the side to move's point of view under `weights` (the compiled
