@@ -25,6 +25,7 @@ usage: tune --game xiangqi|xiongqi [options]
   --random-plies A-B    random plies at the start of each game [2-8]
   --seed N              random seed [1]
   --data PATH           data file [target/tune/<game>.txt]
+  --append              add the new games to the data file instead of replacing it
   --epochs N            Adam epochs (0: no tuning) [0]
   --lr X                Adam step size in centipawns [1]
   --l2 X                pull toward the starting weights [0]
@@ -45,6 +46,7 @@ struct Args {
     random: (u32, u32),
     seed: u64,
     data: Option<PathBuf>,
+    append: bool,
     epochs: u32,
     lr: f64,
     l2: f64,
@@ -65,6 +67,7 @@ fn parse_args() -> Result<Args, String> {
         random: (2, 8),
         seed: 1,
         data: None,
+        append: false,
         epochs: 0,
         lr: 1.0,
         l2: 0.0,
@@ -97,6 +100,7 @@ fn parse_args() -> Result<Args, String> {
             }
             "--seed" => a.seed = num(&flag, value()?)?,
             "--data" => a.data = Some(PathBuf::from(value()?)),
+            "--append" => a.append = true,
             "--epochs" => a.epochs = num(&flag, value()?)?,
             "--lr" => a.lr = num(&flag, value()?)?,
             "--l2" => a.l2 = num(&flag, value()?)?,
@@ -214,7 +218,21 @@ fn run<P: Evaluation>(args: &Args, config: P::Config) -> Result<(), String> {
         if let Some(dir) = data_path.parent() {
             fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         }
-        let file = File::create(&data_path).map_err(|e| format!("{}: {e}", data_path.display()))?;
+        let first_game = if args.append && data_path.exists() {
+            let file =
+                File::open(&data_path).map_err(|e| format!("{}: {e}", data_path.display()))?;
+            tune::next_game_number(BufReader::new(file))
+                .map_err(|e| format!("{}: {e}", data_path.display()))?
+        } else {
+            0
+        };
+        let file = fs::OpenOptions::new()
+            .create(true)
+            .write(true)
+            .append(args.append)
+            .truncate(!args.append)
+            .open(&data_path)
+            .map_err(|e| format!("{}: {e}", data_path.display()))?;
         let mut out = BufWriter::new(file);
         eprintln!(
             "generating {} {name} games at {} nodes per move into {}",
@@ -222,14 +240,22 @@ fn run<P: Evaluation>(args: &Args, config: P::Config) -> Result<(), String> {
             args.nodes,
             data_path.display()
         );
-        let stats = tune::generate(args.game, args.games, &settings, args.seed, &mut out, |s| {
-            if s.games % 50 == 0 {
-                eprintln!(
-                    "  {} games, {} positions, results +{} ={} -{}, {:.0} s",
-                    s.games, s.positions, s.results[0], s.results[1], s.results[2], s.seconds
-                );
-            }
-        })
+        let stats = tune::generate(
+            args.game,
+            first_game,
+            args.games,
+            &settings,
+            args.seed,
+            &mut out,
+            |s| {
+                if s.games % 50 == 0 {
+                    eprintln!(
+                        "  {} games, {} positions, results +{} ={} -{}, {:.0} s",
+                        s.games, s.positions, s.results[0], s.results[1], s.results[2], s.seconds
+                    );
+                }
+            },
+        )
         .map_err(|e| format!("{}: {e}", data_path.display()))?;
         eprintln!(
             "generated {} games, {} positions (first player +{} ={} -{}) in {:.0} s",

@@ -212,10 +212,11 @@ pub struct GenerateStats {
 }
 
 /// Plays `games` self-play games of `kind` and writes one line per searched position:
-/// `game<TAB>result<TAB>FEEN`, the result for the first player (`1`, `0.5`, `0`).
-/// `progress` is called after each game.
+/// `game<TAB>result<TAB>FEEN`, the game numbered from `first_game`, the result for the first
+/// player (`1`, `0.5`, `0`). `progress` is called after each game.
 pub fn generate(
     kind: GameKind,
+    first_game: u64,
     games: u64,
     settings: &PlaySettings,
     seed: u64,
@@ -245,7 +246,7 @@ pub fn generate(
             |feen, _| lines.push(feen.to_string()),
         );
         for feen in &lines {
-            writeln!(out, "{g}\t{}\t{feen}", result.0)?;
+            writeln!(out, "{}\t{}\t{feen}", first_game + g, result.0)?;
         }
         stats.games += 1;
         stats.positions += lines.len() as u64;
@@ -259,6 +260,18 @@ pub fn generate(
     }
     out.flush()?;
     Ok(stats)
+}
+
+/// The number after the highest game number of a data file (0 for none): where appended
+/// games start.
+pub fn next_game_number(input: impl BufRead) -> io::Result<u64> {
+    let mut next = 0;
+    for line in input.lines() {
+        if let Some(Ok(g)) = line?.split('\t').next().map(str::parse::<u64>) {
+            next = next.max(g + 1);
+        }
+    }
+    Ok(next)
 }
 
 /// One position of the data set: its features, phase and result.
