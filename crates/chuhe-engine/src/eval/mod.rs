@@ -325,3 +325,48 @@ pub trait Evaluation: crate::SearchGame {
     /// Replaces the compiled weights at run time (`None`: back to the compiled ones).
     fn set_weights_override(weights: Option<&[Weight]>);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn feature_vector_sums_and_clears() {
+        let mut fv = FeatureVector::new(8);
+        fv.add(3, 2);
+        fv.add(5, 1);
+        fv.add(3, -2); // cancels
+        fv.add(9, 1); // outside: ignored
+        fv.add(5, 0);
+        assert_eq!(fv.entries().collect::<Vec<_>>(), vec![(5, 1)]);
+        assert_eq!(fv.count(3), 0);
+        assert_eq!(fv.dot(&[[10, 20]; 8]), (10, 20));
+        fv.clear();
+        assert_eq!(fv.entries().count(), 0);
+        fv.add(3, 4);
+        assert_eq!(fv.entries().collect::<Vec<_>>(), vec![(3, 4)]);
+    }
+
+    #[test]
+    fn taper_is_odd_and_blends() {
+        assert_eq!(taper(100, 50, 32, 32), 100);
+        assert_eq!(taper(100, 50, 0, 32), 50);
+        assert_eq!(taper(100, 50, 16, 32), 75);
+        for (mg, eg, ph) in [(7, -3, 5), (-101, 33, 17), (1, 0, 1)] {
+            assert_eq!(taper(-mg, -eg, ph, 32), -taper(mg, eg, ph, 32));
+        }
+    }
+
+    #[test]
+    fn packed_and_plain_sums_agree() {
+        let w: Vec<Weight> = (0..20).map(|i| [i * 37 - 300, 500 - i * 53]).collect();
+        let packed: Vec<i64> = w.iter().map(|&p| pack(p)).collect();
+        let mut a = WeightSum::new(&w);
+        let mut b = PackedSum::new(&packed);
+        for (i, c) in [(0, 1), (7, -3), (19, 2), (4, -1), (7, 5)] {
+            a.add(i, c);
+            b.add(i, c);
+        }
+        assert_eq!(b.halves(), (a.mg, a.eg));
+    }
+}

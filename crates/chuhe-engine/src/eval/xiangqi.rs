@@ -599,3 +599,51 @@ impl Evaluation for Position {
         set_weights_override(weights);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(name: &str) -> Square {
+        name.parse().unwrap()
+    }
+
+    #[test]
+    fn pst_index_folds_files_and_mirrors_ranks() {
+        for i in 0..90u8 {
+            let s = Square::new(i).unwrap();
+            let across = Square::from_coords(8 - s.file(), s.rank()).unwrap();
+            assert_eq!(pst_index(0, s.index()), pst_index(0, across.index()));
+            assert_eq!(pst_index(0, s.index()), pst_index(1, s.flip_rank().index()));
+            assert!(pst_index(0, s.index()) < 50);
+        }
+        assert_eq!(pst_index(0, sq("e1").index()), 4);
+        assert_eq!(pst_index(1, sq("a10").index()), 0);
+    }
+
+    #[test]
+    fn horse_legs_lead_onto_the_board() {
+        // In the corner both legs lead somewhere; on b1 the leg a1 leads off the board.
+        assert_eq!(HORSE_LEGS[sq("a1").index()], sq("b1").bb() | sq("a2").bb());
+        assert_eq!(HORSE_LEGS[sq("b1").index()], sq("c1").bb() | sq("b2").bb());
+        assert_eq!(HORSE_LEGS[sq("e5").index()].count_ones(), 4);
+    }
+
+    #[test]
+    fn between_counts_the_points_of_a_line() {
+        assert_eq!(between(sq("e1"), sq("e10")).count_ones(), 8);
+        assert_eq!(between(sq("e10"), sq("e1")), between(sq("e1"), sq("e10")));
+        assert_eq!(between(sq("a1"), sq("i1")).count_ones(), 7);
+        assert_eq!(between(sq("c3"), sq("d3")), 0);
+        assert_eq!(between(sq("b3"), sq("b8")) & sq("b5").bb(), sq("b5").bb());
+    }
+
+    #[test]
+    fn start_position_features_cancel_but_for_tempo() {
+        let mut fv = super::super::FeatureVector::new(PARAMS);
+        let phase = features(&Position::start(), &mut fv);
+        assert_eq!(phase, PHASE_MAX);
+        let left: Vec<(usize, i32)> = fv.entries().collect();
+        assert_eq!(left, vec![(TEMPO.at(0), 1)]);
+    }
+}

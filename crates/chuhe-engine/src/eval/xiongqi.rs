@@ -715,3 +715,44 @@ impl Evaluation for Position {
         set_weights_override(weights);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(name: &str) -> Square {
+        name.parse().unwrap()
+    }
+
+    #[test]
+    fn pst_index_folds_files_and_mirrors_ranks() {
+        for i in 0..64u8 {
+            let s = Square::new(i).unwrap();
+            let across = Square::from_coords(7 - s.file(), s.rank()).unwrap();
+            assert_eq!(pst_index(0, s.index()), pst_index(0, across.index()));
+            assert_eq!(pst_index(0, s.index()), pst_index(1, s.flip_rank().index()));
+            assert!(pst_index(0, s.index()) < 32);
+        }
+    }
+
+    #[test]
+    fn step_tables() {
+        assert_eq!(ORTHO[sq("a1").index()], sq("b1").bb() | sq("a2").bb());
+        assert_eq!(KNIGHT[sq("d4").index()].count_ones(), 8);
+        assert_eq!(FORWARD[0][sq("e5").index()], sq("e6").bb());
+        assert_eq!(FORWARD[1][sq("e5").index()], sq("e4").bb());
+        assert_eq!(SIDEWAYS[sq("h3").index()], sq("g3").bb());
+        assert_eq!(HORSE_LEGS[sq("b1").index()], sq("c1").bb() | sq("b2").bb());
+        assert_eq!(between(sq("e1"), sq("e8")).count_ones(), 6);
+        assert_eq!(between(sq("a4"), sq("h4")).count_ones(), 6);
+    }
+
+    #[test]
+    fn start_position_phase_is_full() {
+        let mut fv = super::super::FeatureVector::new(PARAMS);
+        assert_eq!(features(&Position::start(), &mut fv), PHASE_MAX);
+        // The start is symmetric under the colour flip, so only the tempo is left.
+        let left: Vec<(usize, i32)> = fv.entries().collect();
+        assert_eq!(left, vec![(TEMPO.at(0), 1)]);
+    }
+}
