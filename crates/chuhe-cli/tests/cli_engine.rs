@@ -639,6 +639,36 @@ fn a_match_between_two_chuhe_engines_records_legal_games() {
     assert_eq!(summary["games"], 2, "{summary}");
     assert_eq!(replay_records(&dir, GameKind::Xiangqi), 2);
     let _ = std::fs::remove_dir_all(&dir);
+
+    // Engines told nothing about the game: the match sets UCI_Variant, which chuhe offers,
+    // so both play the match's game (not their default, Xiangqi) in every game.
+    for game in ["xiongqi", "xiangqi-capture"] {
+        let a = format!("cmd={exe} arg=uci name=a");
+        let summary = ok_json(&[
+            "match",
+            "--engine",
+            &a,
+            "--engine",
+            &a,
+            "--depth",
+            "1",
+            "--rounds",
+            "1",
+            "--max-plies",
+            "40",
+            "--game",
+            game,
+            "--json",
+        ]);
+        assert_eq!(summary["games"], 2, "{summary}");
+        let endings = summary["endings"].as_object().unwrap();
+        assert!(
+            endings
+                .keys()
+                .all(|why| !why.contains("illegal") && !why.contains("failed")),
+            "{game}: {summary}"
+        );
+    }
 }
 
 #[test]

@@ -221,7 +221,7 @@ pub fn run_match(
         return Err(MatchError::Config("--rounds must be at least 1".into()));
     }
     for spec in &config.engines {
-        UciEngine::start(spec)
+        UciEngine::start(spec, Some(config.game.name()))
             .map_err(|source| MatchError::Engine {
                 name: spec.name.clone(),
                 source,
@@ -369,11 +369,14 @@ fn random_line(game: GameKind, plies: u32, rng: &mut SmallRng) -> Vec<String> {
 
 fn engine<'a>(
     engines: &'a mut [Option<UciEngine>; 2],
-    specs: &[EngineSpec; 2],
+    config: &MatchConfig,
     i: usize,
 ) -> Result<&'a mut UciEngine, EngineError> {
     if engines[i].is_none() {
-        engines[i] = Some(UciEngine::start(&specs[i])?);
+        engines[i] = Some(UciEngine::start(
+            &config.engines[i],
+            Some(config.game.name()),
+        )?);
     }
     engines[i].as_mut().ok_or(EngineError::Crashed)
 }
@@ -406,7 +409,7 @@ fn play_game(
         }
     }
     for i in 0..2 {
-        if let Ok(e) = engine(engines, &config.engines, i) {
+        if let Ok(e) = engine(engines, config, i) {
             if e.send("ucinewgame").and_then(|()| e.sync()).is_err() {
                 engines[i] = None;
             }
@@ -458,7 +461,7 @@ fn play_game(
             TimeControl::Depth(d) => (format!("go depth {d}"), Duration::from_secs(300)),
         };
         let started = Instant::now();
-        let answer = engine(engines, &config.engines, who)
+        let answer = engine(engines, config, who)
             .and_then(|e| e.best_move(&position, &go, started + deadline));
         let spent = started.elapsed();
         let (text, score) = match answer {

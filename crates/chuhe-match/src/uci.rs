@@ -146,7 +146,10 @@ const HANDSHAKE: Duration = Duration::from_secs(20);
 
 impl UciEngine {
     /// Starts the engine, waits for `uciok`, sends the options and waits for `readyok`.
-    pub fn start(spec: &EngineSpec) -> Result<UciEngine, EngineError> {
+    /// When the engine offers `UCI_Variant` with `variant` among its values and the spec
+    /// does not set it, the engine is told to play `variant` (after the spec's options, so
+    /// that a `VariantPath` comes first), as cutechess does.
+    pub fn start(spec: &EngineSpec, variant: Option<&str>) -> Result<UciEngine, EngineError> {
         let mut child = Command::new(&spec.command)
             .args(&spec.args)
             .stdin(Stdio::piped())
@@ -184,10 +187,20 @@ impl UciEngine {
         };
         engine.send("uci")?;
         let deadline = Instant::now() + HANDSHAKE;
+        let mut offers_variant = false;
         loop {
             let line = engine.next_line(deadline)?;
             if let Some(name) = line.strip_prefix("id name ") {
                 engine.id_name = Some(name.trim().to_string());
+            }
+            if let (Some(v), Some(rest)) = (variant, line.strip_prefix("option name UCI_Variant "))
+            {
+                let mut words = rest.split_whitespace();
+                while let Some(w) = words.next() {
+                    if w == "var" && words.next() == Some(v) {
+                        offers_variant = true;
+                    }
+                }
             }
             if line.trim() == "uciok" {
                 break;
@@ -195,6 +208,13 @@ impl UciEngine {
         }
         for (name, value) in &spec.options {
             engine.send(&format!("setoption name {name} value {value}"))?;
+        }
+        let variant_set = spec
+            .options
+            .iter()
+            .any(|(name, _)| name.eq_ignore_ascii_case("UCI_Variant"));
+        if let (Some(v), true, false) = (variant, offers_variant, variant_set) {
+            engine.send(&format!("setoption name UCI_Variant value {v}"))?;
         }
         engine.sync()?;
         Ok(engine)
