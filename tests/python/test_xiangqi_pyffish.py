@@ -13,10 +13,9 @@ games, default 60), XIANGQI_DIFF_SEED (first seed, default 1000).
 Per ply of every game the test compares chuhe's `replay --json` output with pyffish: the legal
 moves (as sets; chuhe lists them sorted and lists none once the game is over), the FEN, the
 check flag, the move texts (UCI, ICCS, PMN, WXF) and, at the last ply, the status and winner.
-The two deliberate differences (docs/xiangqi-rules.md) are built in: chuhe ends the game on
-bare generals (S5, status `insufficient`) where pyffish only reports has_insufficient_material,
-and chuhe does not judge chases, so a repetition that pyffish decides as a perpetual chase is a
-draw for chuhe.
+The one deliberate difference (docs/xiangqi-rules.md) is built in: chuhe ends the game on bare
+generals (S5, status `insufficient`) where pyffish only reports has_insufficient_material.
+Perpetual chases (S6) are judged by both alike (test_xiangqi_chase.py has the details).
 """
 
 from __future__ import annotations
@@ -134,6 +133,11 @@ def compare(rec: xo.GameRecord, plies: list) -> Differences:
             diff.add("status", f"{where(k)}: status/winner {obj.get('status')!r}/"
                                f"{obj.get('winner')!r}, expected {verdict.status!r}/"
                                f"{verdict.winner!r}{extra}")
+        if verdict.status != "repetition" and obj.get("reason") is not None:
+            diff.add("status", f"{where(k)}: reason {obj.get('reason')!r} without a repetition")
+        if verdict.reason and obj.get("reason") != verdict.reason:
+            diff.add("status", f"{where(k)}: reason {obj.get('reason')!r}, "
+                               f"expected {verdict.reason!r}")
         legal = obj.get("legal")
         if not isinstance(legal, list):
             diff.add("legal", f"{where(k)}: 'legal' is {legal!r}")
@@ -206,8 +210,8 @@ def test_random_game(chuhe_bin, index):
     verdict = xo.expected_verdict(rec, rec.n)
     STATS[f"verdict {verdict.status or 'ply cap'}"
           f"{'/' + verdict.winner if verdict.winner not in (None, 'none') else ''}"] += 1
-    if verdict.note.startswith("chase"):
-        STATS["chases judged by pyffish (draw for chuhe)"] += 1
+    if verdict.note == "chase":
+        STATS["perpetual chases"] += 1
     check_game(chuhe_bin, rec)
 
 
@@ -268,12 +272,13 @@ def test_mutual_perpetual_check_is_a_draw(chuhe_bin):
            ["e4d4", "d7e7", "d4e4", "e7d7"] * 2, "repetition", "none")
 
 
-def test_perpetual_chase_is_not_judged(chuhe_bin):
-    # pyffish (AXF chasing rule) lets the chasing chariot lose; chuhe's S3 says draw
+def test_perpetual_chase_loses(chuhe_bin):
+    # S6 (AXF chasing, as pyffish judges it): the chariot chasing the horse loses
     fen = "3k5/9/2n6/9/9/9/9/9/R8/4K4 w - - 0 1"
     moves = ["a2c2", "c8a7", "c2a2", "a7c8"] * 2
     assert sf.is_optional_game_end(V, fen, moves) == (True, -sf.VALUE_MATE)
-    expect(chuhe_bin, fen, moves, "repetition", "none")
+    _, plies = expect(chuhe_bin, fen, moves, "repetition", "second")
+    assert plies[-1]["reason"] == "perpetual chase"
 
 
 def test_repetition_count_parameter(chuhe_bin):

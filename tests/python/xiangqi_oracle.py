@@ -14,10 +14,12 @@ call). This module therefore
   the 100-ply rule with its check allowance, mate and stalemate) and asserts that the model gives
   exactly pyffish's verdict, so that the status word and winner expected from chuhe are known.
 
-The only places where the expected chuhe verdict differs from pyffish are the two deliberate
-differences of docs/xiangqi-rules.md: chasing (pyffish judges AXF chases, chuhe's S3 does not:
-such a repetition is a draw for chuhe) and S5 (bare generals end the game in chuhe; pyffish only
-reports ``has_insufficient_material``).
+The model does not judge chases (S6): where pyffish's value for a repetition is decisive and
+perpetual check does not explain it, the verdict is pyffish's, marked as a chase (chuhe judges
+chases as pyffish does; tests/python/test_xiangqi_chase.py tests them). The only place where the
+expected chuhe verdict differs from pyffish is the deliberate difference of
+docs/xiangqi-rules.md: S5 (bare generals end the game in chuhe; pyffish only reports
+``has_insufficient_material``).
 """
 
 from __future__ import annotations
@@ -143,7 +145,8 @@ def uci_to_pmn(uci: str, capture: bool) -> str:
 class Verdict:
     status: str | None  # CGSN word or None
     winner: str | None  # "first" | "second" | "none" | None
-    note: str = ""  # e.g. "chase" when pyffish decided a chase that chuhe does not judge
+    note: str = ""  # "chase" when pyffish decided a perpetual chase (the model does not)
+    reason: str | None = None  # chuhe's "reason" when the model knows it
 
 
 @dataclass
@@ -314,9 +317,11 @@ def expected_verdict(rec: GameRecord, k: int) -> Verdict:
             if not pf[0]:
                 raise OracleError(f"model ends at ply {k} but pyffish does not")
             if reason == "repetition" and value == 0 and pf[1] != 0:
-                # pyffish decided a perpetual chase (AXF); chuhe's S3 does not judge chasing
-                return Verdict("repetition", "none", note=f"chase:{pf[1]:+d}")
-        return Verdict(reason, pyffish_result_to_winner(value, b.red_to_move))
+                # pyffish decided a perpetual chase (S6), which the model does not judge
+                return Verdict("repetition", pyffish_result_to_winner(pf[1], b.red_to_move),
+                               note="chase", reason="perpetual chase")
+        why = "perpetual check" if reason == "repetition" and value != 0 else None
+        return Verdict(reason, pyffish_result_to_winner(value, b.red_to_move), reason=why)
     if not rec.legal[k]:
         value = sf.game_result(rec.variant, rec.fen0, rec.moves[:k])
         if value != -MATE:

@@ -231,10 +231,12 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut Output) -> Result<(), CliError> {
             obj.insert("ponder".into(), Value::Null);
             obj.insert("status".into(), json!(outcome.status.as_str()));
             obj.insert("winner".into(), json!(outcome.winner_str()));
+            obj.insert("reason".into(), json!(outcome.reason.map(|r| r.as_str())));
             return out.write(&format!("{}\n", Value::Object(obj)));
         }
         return out.write(&format!(
-            "the game is over ({outcome}): no move to analyze\n"
+            "the game is over ({}): no move to analyze\n",
+            crate::outcome_text(outcome)
         ));
     }
 

@@ -434,6 +434,19 @@ fn state_fields(game: &dyn AnyGame, obj: &mut Map<String, Value>) {
     obj.insert("check".into(), json!(game.is_check()));
     obj.insert("status".into(), json!(outcome.map(|o| o.status.as_str())));
     obj.insert("winner".into(), json!(outcome.map(|o| o.winner_str())));
+    // Which rule decided a Xiangqi repetition; null otherwise.
+    obj.insert(
+        "reason".into(),
+        json!(outcome.and_then(|o| o.reason).map(|r| r.as_str())),
+    );
+}
+
+/// An outcome for people: `repetition, second wins` plus the deciding rule, if any.
+fn outcome_text(outcome: chuhe::Outcome) -> String {
+    match outcome.reason {
+        Some(reason) => format!("{outcome} by {reason}"),
+        None => outcome.to_string(),
+    }
 }
 
 fn legal_moves(game: &dyn AnyGame, notation: Notation) -> Result<Vec<String>, CliError> {
@@ -459,7 +472,10 @@ fn list_moves(
         return out.write(&format!("{}\n", Value::Object(obj)));
     }
     if let Some(outcome) = game.outcome() {
-        return out.write(&format!("no legal moves: the game is over ({outcome})\n"));
+        return out.write(&format!(
+            "no legal moves: the game is over ({})\n",
+            outcome_text(outcome)
+        ));
     }
     let text: String = moves.iter().map(|m| format!("{m}\n")).collect();
     out.write(&text)
@@ -482,11 +498,16 @@ fn show(game: &dyn AnyGame, glyphs: Glyphs) -> String {
         if game.is_check() { "yes" } else { "no" }
     ));
     match game.outcome() {
-        Some(o) => out.push_str(&format!(
-            "status: {} (winner: {})\n",
-            o.status,
-            o.winner_str()
-        )),
+        Some(o) => {
+            out.push_str(&format!(
+                "status: {} (winner: {})\n",
+                o.status,
+                o.winner_str()
+            ));
+            if let Some(reason) = o.reason {
+                out.push_str(&format!("reason: {reason}\n"));
+            }
+        }
         None => out.push_str("status: ongoing\n"),
     }
     out.push_str(&format!("halfmove: {}\n", game.halfmove()));

@@ -128,9 +128,21 @@ fn xqc(position: &str, moves: &str) -> Value {
 fn check_moves_shape(value: &Value, game: &str) {
     assert_eq!(
         keys(value),
-        set(&["game", "position", "fen", "turn", "halfmove", "moves", "check", "status", "winner"]),
+        set(&[
+            "game", "position", "fen", "turn", "halfmove", "moves", "check", "status", "winner",
+            "reason"
+        ]),
         "moves JSON fields: {value}"
     );
+    // The deciding rule, for a repetition only.
+    match value["status"].as_str() {
+        Some("repetition") => assert!(
+            ["perpetual check", "perpetual chase", "plain repetition"]
+                .contains(&value["reason"].as_str().unwrap_or("")),
+            "{value}"
+        ),
+        _ => assert_eq!(value["reason"], Value::Null, "{value}"),
+    }
     assert_eq!(value["game"], game);
     let feen = value["position"].as_str().expect("position is a string");
     assert_eq!(feen.split(' ').count(), 3, "position is a FEEN: {feen}");
@@ -170,7 +182,7 @@ fn replay(args: &[&str]) -> Vec<Value> {
             keys(ply),
             set(&[
                 "ply", "position", "fen", "turn", "halfmove", "legal", "check", "status", "winner",
-                "move"
+                "reason", "move"
             ]),
             "replay fields: {ply}"
         );
@@ -648,6 +660,7 @@ fn s3_perpetual_check_loses() {
     let value = xq(PERP, &format!("a2a10 {C1} {C1}"));
     assert_eq!(value["status"], "repetition");
     assert_eq!(value["winner"], "second");
+    assert_eq!(value["reason"], "perpetual check");
     assert_eq!(value["halfmove"], 9);
     assert_eq!(value["check"], true);
     assert!(move_list(&value).is_empty());
@@ -661,6 +674,7 @@ fn s3_perpetual_check_loses() {
         let value = xq(PERP, &moves);
         assert_eq!(value["status"], "repetition", "{moves}");
         assert_eq!(value["winner"], "none", "{moves}");
+        assert_eq!(value["reason"], "plain repetition", "{moves}");
     }
     // Black checks every time, Red only every other time: Red wins.
     let value = xq(
@@ -1278,7 +1292,7 @@ fn replay_plies() {
         // Each ply agrees with `moves --json` after the same prefix.
         let value = xq(START_FEN, &OPENING_UCI[..i].join(" "));
         for key in [
-            "position", "fen", "turn", "halfmove", "check", "status", "winner",
+            "position", "fen", "turn", "halfmove", "check", "status", "winner", "reason",
         ] {
             assert_eq!(ply[key], value[key], "ply {i} {key}");
         }
@@ -1731,4 +1745,46 @@ fn error_usage() {
         assert!(r.stdout.is_empty(), "{args:?}: {:?}", r.stdout);
         assert!(!r.stderr.is_empty(), "{args:?}");
     }
+}
+
+#[test]
+fn s6_perpetual_chase_loses_and_says_so() {
+    // The chariot follows the unprotected horse with every move (pyffish: Red loses).
+    let fen = "3k5/9/2n6/9/9/9/9/9/R8/4K4 w - - 0 1";
+    let cycle = "a2c2 c8a7 c2a2 a7c8";
+    let value = xq(fen, &format!("{cycle} {cycle}"));
+    assert_eq!(value["status"], "repetition");
+    assert_eq!(value["winner"], "second");
+    assert_eq!(value["reason"], "perpetual chase");
+    // The text forms name the rule too.
+    let text = ok(&[
+        "show",
+        "--game",
+        "xiangqi",
+        "--position",
+        fen,
+        "--notation",
+        "uci",
+        "--moves",
+        &format!("{cycle} {cycle}"),
+    ]);
+    assert!(
+        text.contains("status: repetition (winner: second)\nreason: perpetual chase\n"),
+        "{text}"
+    );
+    let text = ok(&[
+        "moves",
+        "--game",
+        "xiangqi",
+        "--position",
+        fen,
+        "--notation",
+        "uci",
+        "--moves",
+        &format!("{cycle} {cycle}"),
+    ]);
+    assert_eq!(
+        text,
+        "no legal moves: the game is over (repetition, second wins by perpetual chase)\n"
+    );
 }

@@ -55,9 +55,13 @@ fn moves_json(args: &[&str]) -> Value {
 fn check_moves_shape(value: &Value) {
     assert_eq!(
         keys(value),
-        set(&["game", "position", "turn", "halfmove", "moves", "check", "status", "winner"]),
+        set(&[
+            "game", "position", "turn", "halfmove", "moves", "check", "status", "winner", "reason"
+        ]),
         "moves JSON fields: {value}"
     );
+    // Xiongqi's repetitions (X6) carry no deciding rule.
+    assert_eq!(value["reason"], Value::Null, "{value}");
     assert_eq!(value["game"], "xiongqi");
     assert!(value["position"].is_string());
     let turn = value["turn"].as_str().expect("turn is a string");

@@ -78,13 +78,74 @@ pub use variant::{
 pub use chuhe_notation as notation;
 pub use chuhe_notation::{Side, Status};
 
-/// How a game ended: a CGSN status word and the winner (`None` for a draw).
+/// How a game ended: a CGSN status word, the winner (`None` for a draw) and, for a Xiangqi
+/// repetition, the rule that decided it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Outcome {
     /// Why the game ended.
     pub status: Status,
     /// Who won; `None` is a draw.
     pub winner: Option<Side>,
+    /// Which rule decided a repetition of standard Xiangqi (S3, S6); `None` for every other
+    /// end, and for Xiongqi's repetitions (X6).
+    pub reason: Option<RepetitionRule>,
+}
+
+/// The rule that decided a Xiangqi repetition (`status` `repetition`).
+///
+/// ```
+/// use chuhe::RepetitionRule;
+/// assert_eq!(RepetitionRule::PerpetualChase.as_str(), "perpetual chase");
+/// assert_eq!("plain repetition".parse(), Ok(RepetitionRule::Plain));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RepetitionRule {
+    /// S3: one side gave check with every move of the cycle and loses; when both did, a draw.
+    PerpetualCheck,
+    /// S6: nobody checked perpetually, and one side chased with every move of the cycle and
+    /// loses; when both did, a draw.
+    PerpetualChase,
+    /// Neither rule applies: a draw.
+    Plain,
+}
+
+impl RepetitionRule {
+    /// All three, in the order the rules are applied.
+    pub const ALL: [RepetitionRule; 3] = [
+        RepetitionRule::PerpetualCheck,
+        RepetitionRule::PerpetualChase,
+        RepetitionRule::Plain,
+    ];
+
+    /// `perpetual check`, `perpetual chase` or `plain repetition` (the CLI's `"reason"`).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            RepetitionRule::PerpetualCheck => "perpetual check",
+            RepetitionRule::PerpetualChase => "perpetual chase",
+            RepetitionRule::Plain => "plain repetition",
+        }
+    }
+}
+
+impl std::fmt::Display for RepetitionRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A text that names no [`RepetitionRule`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown repetition rule '{0}' (perpetual check, perpetual chase, plain repetition)")]
+pub struct UnknownRepetitionRule(pub String);
+
+impl std::str::FromStr for RepetitionRule {
+    type Err = UnknownRepetitionRule;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        RepetitionRule::ALL
+            .into_iter()
+            .find(|r| r.as_str() == s)
+            .ok_or_else(|| UnknownRepetitionRule(text::quote_input(s).into_owned()))
+    }
 }
 
 impl Outcome {
@@ -93,6 +154,7 @@ impl Outcome {
         Outcome {
             status,
             winner: Some(winner),
+            reason: None,
         }
     }
 
@@ -101,6 +163,21 @@ impl Outcome {
         Outcome {
             status,
             winner: None,
+            reason: None,
+        }
+    }
+
+    /// The same outcome, decided by the repetition rule `reason`.
+    ///
+    /// ```
+    /// use chuhe::{Outcome, RepetitionRule, Side, Status};
+    /// let o = Outcome::win(Status::Repetition, Side::First).by(RepetitionRule::PerpetualChase);
+    /// assert_eq!(o.reason, Some(RepetitionRule::PerpetualChase));
+    /// ```
+    pub const fn by(self, reason: RepetitionRule) -> Outcome {
+        Outcome {
+            reason: Some(reason),
+            ..self
         }
     }
 

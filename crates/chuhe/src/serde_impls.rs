@@ -1,12 +1,13 @@
 //! The optional `serde` feature: moves and squares as their coordinate text, outcomes as
-//! `{"status": "checkmate", "winner": "first"}`, positions as FEEN, and games as records
-//! (`{"game", "start", "moves", "status", "winner"}`) that replay through the arbiter.
+//! `{"status": "checkmate", "winner": "first"}` (plus `"reason"` for a Xiangqi repetition),
+//! positions as FEEN, and games as records (`{"game", "start", "moves", "status", "winner"}`)
+//! that replay through the arbiter.
 
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::variant::{GameKind, GamePosition};
-use crate::{xiangqi, xiongqi, Game, MoveNotation, Outcome, Side, Status};
+use crate::{xiangqi, xiongqi, Game, MoveNotation, Outcome, RepetitionRule, Side, Status};
 
 /// Serializes as `Display`, deserializes with `FromStr`.
 macro_rules! serde_as_text {
@@ -51,6 +52,9 @@ impl<'de> Deserialize<'de> for xiangqi::Position {
 struct OutcomeRecord {
     status: String,
     winner: Option<Side>,
+    /// Only for a Xiangqi repetition; absent otherwise (and in records written before it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    reason: Option<String>,
 }
 
 impl Serialize for Outcome {
@@ -58,6 +62,7 @@ impl Serialize for Outcome {
         OutcomeRecord {
             status: self.status.as_str().to_string(),
             winner: self.winner,
+            reason: self.reason.map(|r| r.as_str().to_string()),
         }
         .serialize(s)
     }
@@ -67,9 +72,14 @@ impl<'de> Deserialize<'de> for Outcome {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let r = OutcomeRecord::deserialize(d)?;
         let status: Status = r.status.parse().map_err(D::Error::custom)?;
+        let reason = match r.reason {
+            Some(text) => Some(text.parse::<RepetitionRule>().map_err(D::Error::custom)?),
+            None => None,
+        };
         Ok(Outcome {
             status,
             winner: r.winner,
+            reason,
         })
     }
 }

@@ -3,7 +3,7 @@
 
 use chuhe::xiangqi::{perft, Game, MoveNotation, Position, RuleSet, SetupError};
 use chuhe::GamePosition;
-use chuhe::{Outcome, Side, Status};
+use chuhe::{Outcome, RepetitionRule, Side, Status};
 
 fn standard(fen: &str) -> Game {
     Game::from_text(fen, RuleSet::Standard).unwrap_or_else(|e| panic!("{fen}: {e}"))
@@ -161,12 +161,15 @@ fn s3_repetition_perpetual_check_loses_otherwise_draw() {
     play(&mut g, "a9a10 e10e9 a10a9 e9e10 a9a10 e10e9 a10a9 e9e10");
     assert_eq!(
         g.outcome(),
-        Some(Outcome::win(Status::Repetition, Side::Second))
+        Some(Outcome::win(Status::Repetition, Side::Second).by(RepetitionRule::PerpetualCheck))
     );
     // Nobody checks: a draw.
     let mut g = standard("4k4/9/9/9/R8/9/9/9/9/3K5 w - - 0 1");
     play(&mut g, "a6a5 e10e9 a5a6 e9e10 a6a5 e10e9 a5a6 e9e10");
-    assert_eq!(g.outcome(), Some(Outcome::draw(Status::Repetition)));
+    assert_eq!(
+        g.outcome(),
+        Some(Outcome::draw(Status::Repetition).by(RepetitionRule::Plain))
+    );
     // The fold count is a parameter.
     let mut pos =
         Position::from_text("4k4/9/9/9/R8/9/9/9/9/3K5 w - - 0 1", RuleSet::Standard).unwrap();
@@ -188,7 +191,10 @@ fn s3_repetition_perpetual_check_loses_otherwise_draw() {
     play(&mut g, "a6a5 e10e9 a5a6 e9e10 a6a5 e10e9 a5a6 e9e10");
     assert_eq!(g.outcome(), None);
     play(&mut g, "a6a5 e10e9 a5a6 e9e10");
-    assert_eq!(g.outcome(), Some(Outcome::draw(Status::Repetition)));
+    assert_eq!(
+        g.outcome(),
+        Some(Outcome::draw(Status::Repetition).by(RepetitionRule::Plain))
+    );
 }
 
 #[test]
@@ -571,4 +577,136 @@ fn feen_hands_hold_only_what_captures_can_put_there() {
             .to_feen(),
         all
     );
+}
+
+/// Plays `cycle` twice from `fen` (the position before it then occurs for the third time) and
+/// returns the outcome. Every case below was checked against pyffish 0.0.90
+/// (`tests/python/test_xiangqi_chase.py` checks them again, through the CLI).
+fn cycle_outcome(fen: &str, cycle: &str) -> Option<Outcome> {
+    let mut g = standard(fen);
+    play(&mut g, &format!("{cycle} {cycle}"));
+    g.outcome()
+}
+
+fn chaser_loses(winner: Side) -> Option<Outcome> {
+    Some(Outcome::win(Status::Repetition, winner).by(RepetitionRule::PerpetualChase))
+}
+
+fn plain_draw() -> Option<Outcome> {
+    Some(Outcome::draw(Status::Repetition).by(RepetitionRule::Plain))
+}
+
+#[test]
+fn s6_an_unprotected_horse_chased_by_a_chariot_loses_for_the_chaser() {
+    // The chariot follows the horse (c8, then a7) with every move: Red loses.
+    let out = cycle_outcome(
+        "3k5/9/2n6/9/9/9/9/9/R8/4K4 w - - 0 1",
+        "a2c2 c8a7 c2a2 a7c8",
+    );
+    assert_eq!(out, chaser_loses(Side::Second));
+}
+
+#[test]
+fn s6_a_protected_piece_is_not_chased() {
+    // The chariot on c10 protects the horse on c8: one red move does not chase.
+    let out = cycle_outcome(
+        "2rk5/9/2n6/9/9/9/9/9/R8/4K4 w - - 0 1",
+        "a2c2 c8a7 c2a2 a7c8",
+    );
+    assert_eq!(out, plain_draw());
+}
+
+#[test]
+fn s6_a_horse_chases_a_chariot_even_when_it_is_protected() {
+    // The chariot on e10 protects e6 and e7; a horse attacking a chariot chases all the same.
+    let out = cycle_outcome(
+        "4rk3/9/9/9/4r1N2/9/9/9/9/3K2R2 w - - 0 1",
+        "g6f4 e6e7 f4g6 e7e6",
+    );
+    assert_eq!(out, chaser_loses(Side::Second));
+}
+
+#[test]
+fn s6_like_pieces_attacking_each_other_do_not_chase() {
+    // Chariot against chariot: each attacks the other, no chase.
+    let out = cycle_outcome(
+        "3k5/9/2r6/9/9/9/9/9/R8/4K4 w - - 0 1",
+        "a2c2 c8a8 c2a2 a8c8",
+    );
+    assert_eq!(out, plain_draw());
+}
+
+#[test]
+fn s6_an_asymmetric_horse_chases_a_horse_that_cannot_attack_back() {
+    // The soldiers (a6, c7) block the black horse's legs towards the red horse.
+    let out = cycle_outcome(
+        "3k5/9/9/n1p6/p2N5/9/9/9/9/4K4 w - - 0 1",
+        "d6b5 a7c8 b5d6 c8a7",
+    );
+    assert_eq!(out, chaser_loses(Side::Second));
+    // Without them the horses attack each other: no chase.
+    let out = cycle_outcome(
+        "3k5/9/9/n8/3N5/9/9/9/9/4K4 w - - 0 1",
+        "d6b5 a7c8 b5d6 c8a7",
+    );
+    assert_eq!(out, plain_draw());
+}
+
+#[test]
+fn s6_a_pinned_defender_does_not_protect() {
+    // The chariot on c10 would protect the horse, but it is pinned by the chariot on a10.
+    let out = cycle_outcome(
+        "R1rk5/9/2n6/9/9/9/9/9/R8/4K4 w - - 0 1",
+        "a2c2 c8a7 c2a2 a7c8",
+    );
+    assert_eq!(out, chaser_loses(Side::Second));
+}
+
+#[test]
+fn s6_a_general_that_would_face_the_other_general_does_not_protect() {
+    // Black's general protects the horse on e10 only by taking on e10, where it would face
+    // Red's general on e1: the horse is chased.
+    let out = cycle_outcome(
+        "3kn4/9/9/9/9/5R3/9/9/9/4K4 w - - 0 1",
+        "f5e5 e10f8 e5f5 f8e10",
+    );
+    assert_eq!(out, chaser_loses(Side::Second));
+    // With Red's general on f1 the recapture is safe: protected, no chase.
+    let out = cycle_outcome(
+        "3kn4/9/9/9/9/5R3/9/9/9/5K3 w - - 0 1",
+        "f5e5 e10f8 e5f5 f8e10",
+    );
+    assert_eq!(out, plain_draw());
+}
+
+#[test]
+fn s6_a_discovered_attack_chases() {
+    // The horse leaving c5 opens the chariot's rank onto the cannon; coming back, it attacks
+    // the cannon itself.
+    let out = cycle_outcome(
+        "5k3/9/9/9/9/R1N1c4/9/9/9/3K5 w - - 0 1",
+        "c5b7 e5e6 b7c5 e6e5",
+    );
+    assert_eq!(out, chaser_loses(Side::Second));
+}
+
+#[test]
+fn s6_perpetual_check_is_judged_before_chasing() {
+    // Red checks with every move (and chases nothing): Red loses by perpetual check.
+    let out = cycle_outcome(
+        "4k4/R8/9/9/9/9/9/9/9/3K5 w - - 0 1",
+        "a9a10 e10e9 a10a9 e9e10",
+    );
+    assert_eq!(
+        out,
+        Some(Outcome::win(Status::Repetition, Side::Second).by(RepetitionRule::PerpetualCheck))
+    );
+}
+
+#[test]
+fn s6_xiangqi_capture_has_no_chasing_rule() {
+    // The teaching rules end at 100 plies, not by repetition: the chase goes on.
+    let mut g = Game::from_text("3k5/9/2n6/9/9/9/9/9/R8/4K4 w - - 0 1", RuleSet::Capture).unwrap();
+    play(&mut g, "a2c2 c8a7 c2a2 a7c8 a2c2 c8a7 c2a2 a7c8");
+    assert_eq!(g.outcome(), None);
 }

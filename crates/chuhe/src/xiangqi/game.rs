@@ -1,6 +1,6 @@
 //! Xiangqi's rules for the shared arbiter: checkmate and stalemate (S2), repetition with
-//! perpetual check (S3), the 100-ply rule (S4), insufficient material (S5); and the
-//! teaching rules' ends (C3, C4).
+//! perpetual check (S3) and perpetual chase (S6, the chases themselves in `chase`), the
+//! 100-ply rule (S4), insufficient material (S5); and the teaching rules' ends (C3, C4).
 
 use chuhe_notation::{Side, Status};
 
@@ -11,7 +11,7 @@ use super::MoveList;
 use crate::board::BoardGeometry;
 use crate::game::History;
 use crate::variant::{GameKind, GamePosition, MoveNotation, PositionFormat, RuleOptionError};
-use crate::{MoveError, Outcome, SetupError, UnsupportedFormat};
+use crate::{MoveError, Outcome, RepetitionRule, SetupError, UnsupportedFormat};
 
 /// A Xiangqi game: the shared arbiter with Xiangqi's rules (either rule set).
 pub type Game = crate::Game<Position>;
@@ -29,10 +29,11 @@ impl Default for crate::Game<Position> {
     }
 }
 
-/// S3: the outcome when the current position occurs for the `fold`-th time. Going back to
-/// the first of those occurrences, the side that gave check with every one of its moves since
-/// then, while the other did not, loses; otherwise a draw (pyffish's rule; chasing is not
-/// judged).
+/// S3 and S6: the outcome when the current position occurs for the `fold`-th time, judged
+/// over the moves since the first of those occurrences as pyffish judges them. The side that
+/// gave check with every one of its moves, while the other did not, loses (both: a draw);
+/// otherwise the side that chased a piece with every one of its moves, while the other did
+/// not, loses (both: a draw); otherwise a draw.
 fn repetition_outcome(history: &History<Position>) -> Option<Outcome> {
     let pos = history.current();
     let fold = pos.repetition_fold().max(2) as usize;
@@ -42,19 +43,62 @@ fn repetition_outcome(history: &History<Position>) -> Option<Outcome> {
     }
     let first = occurrences[occurrences.len() - fold];
     let positions = history.positions();
+    let last = positions.len() - 1;
     // all_checks[side]: did every move of `side` since `first` give check?
     let mut all_checks = [true, true];
-    for j in first + 1..positions.len() {
+    for j in first + 1..=last {
         let mover = positions[j - 1].turn();
         if !positions[j].is_check() {
             all_checks[mover.index()] = false;
         }
     }
-    Some(match all_checks {
-        [true, false] => Outcome::win(Status::Repetition, Side::Second),
-        [false, true] => Outcome::win(Status::Repetition, Side::First),
-        _ => Outcome::draw(Status::Repetition),
-    })
+    let check = RepetitionRule::PerpetualCheck;
+    match all_checks {
+        [true, false] => return Some(Outcome::win(Status::Repetition, Side::Second).by(check)),
+        [false, true] => return Some(Outcome::win(Status::Repetition, Side::First).by(check)),
+        [true, true] => return Some(Outcome::draw(Status::Repetition).by(check)),
+        [false, false] => {}
+    }
+    // S6: the side that made the last move, and the other one.
+    let last_mover = positions[last - 1].turn();
+    let chase = RepetitionRule::PerpetualChase;
+    Some(
+        match (
+            chases_perpetually(history, first, last),
+            chases_perpetually(history, first, last - 1),
+        ) {
+            (true, false) => Outcome::win(Status::Repetition, !last_mover).by(chase),
+            (false, true) => Outcome::win(Status::Repetition, last_mover).by(chase),
+            (true, true) => Outcome::draw(Status::Repetition).by(chase),
+            (false, false) => Outcome::draw(Status::Repetition).by(RepetitionRule::Plain),
+        },
+    )
+}
+
+/// S6: did the side whose move reached position `to` chase at least one piece with that move
+/// and with each of its earlier moves back to the cycle's start? A chased piece is followed
+/// back through the victim's moves (a piece that moved is traced to its origin). As in
+/// pyffish, the chaser that made the last move is also judged by its move into `first`,
+/// unless `first` is the game's start (no move reached it).
+fn chases_perpetually(history: &History<Position>, first: usize, to: usize) -> bool {
+    let positions = history.positions();
+    let moves = history.moves();
+    let chased = |t: usize| positions[t].chased_by(&positions[t - 1], moves[t - 1]);
+    let mut set = chased(to);
+    let mut t = to;
+    while set != 0 && t >= first + 2 {
+        // Back through the victim's move (position t-2 to t-1), to before the chaser's.
+        let reply = moves[t - 2];
+        if set & reply.to().bb() != 0 {
+            set = (set & !reply.to().bb()) | reply.from().bb();
+        }
+        t -= 2;
+        if t == 0 {
+            break;
+        }
+        set &= chased(t);
+    }
+    set != 0
 }
 
 /// S4 as Fairy-Stockfish applies it: the plies-since-capture counter reaches 100, unless the

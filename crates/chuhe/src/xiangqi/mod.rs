@@ -1,7 +1,8 @@
-//! Xiangqi (象棋): 9×10, standard rules (S1–S5) and capture-the-king teaching rules (C1–C4).
+//! Xiangqi (象棋): 9×10, standard rules (S1–S6) and capture-the-king teaching rules (C1–C4).
 
 mod attacks;
 mod bitboard;
+mod chase;
 mod game;
 mod notation;
 mod position;
