@@ -90,6 +90,15 @@ pub enum Glyphs {
     Chinese,
 }
 
+impl Glyphs {
+    fn board(self) -> BoardGlyphs {
+        match self {
+            Glyphs::Latin => BoardGlyphs::Latin,
+            Glyphs::Chinese => BoardGlyphs::Chinese,
+        }
+    }
+}
+
 /// What `convert --to` may produce for a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum PositionFormatArg {
@@ -163,6 +172,32 @@ enum Command {
         /// Latin letters or Chinese characters.
         #[arg(long, value_enum, default_value = "latin")]
         glyphs: Glyphs,
+    },
+    /// Draws the board as an SVG picture on standard output (`chuhe render > board.svg`).
+    Render {
+        #[command(flatten)]
+        position: PositionArgs,
+        /// Moves to play first, separated by spaces.
+        #[arg(long, default_value = "")]
+        moves: String,
+        /// How `--moves` is read.
+        #[arg(long, value_enum, default_value = "pmn")]
+        notation: Notation,
+        /// Mark the last of `--moves`.
+        #[arg(long)]
+        last_move: bool,
+        /// Arrows, separated by commas, each two squares: `e3e5,b10b3` (or `e3-e5`).
+        #[arg(long, default_value = "")]
+        arrows: String,
+        /// Put the second player at the bottom.
+        #[arg(long)]
+        flip: bool,
+        /// Latin letters or Chinese characters.
+        #[arg(long, value_enum, default_value = "chinese")]
+        glyphs: Glyphs,
+        /// The picture's width in pixels (16–4096).
+        #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u32).range(16..=4096))]
+        size: u32,
     },
     /// Replays moves and prints, for every ply, the position, legal moves, status and the
     /// move played there in every notation (one JSON array).
@@ -260,6 +295,34 @@ fn run(cli: Cli, out: &mut Output) -> Result<(), CliError> {
             notation,
             json: _,
         } => replay(&position, &moves, notation, out),
+        Command::Render {
+            position,
+            moves,
+            notation,
+            last_move,
+            arrows,
+            flip,
+            glyphs,
+            size,
+        } => {
+            let game = open(&position, &moves, notation)?;
+            let options = chuhe::SvgOptions {
+                glyphs: glyphs.board(),
+                flipped: flip,
+                size: Some(size),
+                last_move,
+                arrows: arrows
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|a| !a.is_empty())
+                    .map(String::from)
+                    .collect(),
+            };
+            let svg = game
+                .board_svg(&options)
+                .map_err(|e| CliError::user(format!("--arrows: {e}")))?;
+            out.write(&svg)
+        }
         Command::Convert {
             position,
             from,
@@ -467,11 +530,7 @@ fn list_moves(
 
 /// `show`: the board, then side to move, check, status, clock and the position's text.
 fn show(game: &dyn AnyGame, glyphs: Glyphs) -> String {
-    let glyphs = match glyphs {
-        Glyphs::Latin => BoardGlyphs::Latin,
-        Glyphs::Chinese => BoardGlyphs::Chinese,
-    };
-    let mut out = game.board_text(glyphs);
+    let mut out = game.board_text(glyphs.board());
     let turn = match game.turn() {
         chuhe::Side::First => "first (South/Red)",
         chuhe::Side::Second => "second (North/Black)",

@@ -8,7 +8,8 @@ use chuhe_notation::Side;
 
 use crate::board::Glyphs;
 use crate::game::Game;
-use crate::variant::{GameKind, GamePosition, GameVisitor, MoveNotation, PositionFormat};
+use crate::svg::SvgOptions;
+use crate::variant::{GameKind, GameMove, GamePosition, GameVisitor, MoveNotation, PositionFormat};
 use crate::{MoveError, Outcome, SetupError, UnsupportedFormat};
 
 /// A move in every notation its game writes, keyed by notation name.
@@ -73,6 +74,9 @@ pub trait AnyGame: Send + Sync {
     ) -> Result<(), MoveError>;
     /// The board as text.
     fn board_text(&self, glyphs: Glyphs) -> String;
+    /// The board as an SVG picture (see [`crate::SvgBoard`]); an arrow that is not two
+    /// squares of the board is an error.
+    fn board_svg(&self, options: &SvgOptions) -> Result<String, MoveError>;
 }
 
 impl<P: GamePosition> AnyGame for Game<P> {
@@ -200,6 +204,25 @@ impl<P: GamePosition> AnyGame for Game<P> {
 
     fn board_text(&self, glyphs: Glyphs) -> String {
         self.position().board().glyphs(glyphs).to_string()
+    }
+
+    fn board_svg(&self, options: &SvgOptions) -> Result<String, MoveError> {
+        let mut board = self
+            .position()
+            .svg()
+            .glyphs(options.glyphs)
+            .flipped(options.flipped);
+        if let Some(size) = options.size {
+            board = board.size(size);
+        }
+        if let (true, Some(&m)) = (options.last_move, self.moves().last()) {
+            board = board.last_move(m.from(), m.to());
+        }
+        for text in &options.arrows {
+            let (from, to) = crate::svg::parse_arrow(text)?;
+            board = board.arrow(from, to);
+        }
+        Ok(board.to_string())
     }
 }
 

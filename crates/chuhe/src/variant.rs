@@ -33,6 +33,7 @@ use chuhe_notation::Side;
 
 use crate::board::{BoardGeometry, BoardText};
 use crate::game::History;
+use crate::svg::SvgBoard;
 use crate::{MoveError, MoveList, Outcome, SetupError};
 
 /// A square of a game's board.
@@ -286,6 +287,8 @@ pub trait GamePosition: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
     fn piece_glyphs(&self, square: Self::Square) -> Option<(String, char)>;
     /// The river and palaces, for drawing the board.
     fn geometry() -> BoardGeometry;
+    /// The square of `side`'s terminal piece (the general), when it is on the board.
+    fn terminal_square(&self, side: Side) -> Option<Self::Square>;
 
     // ----- moves ------------------------------------------------------------------------
 
@@ -350,6 +353,11 @@ pub trait GamePosition: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
     /// The board as text, in Latin letters; see [`BoardText`] for Chinese characters.
     fn board(&self) -> BoardText<'_, Self> {
         BoardText::new(self)
+    }
+
+    /// The board as an SVG picture; see [`SvgBoard`] for the options.
+    fn svg(&self) -> SvgBoard<'_, Self> {
+        SvgBoard::new(self)
     }
 
     /// Perft: the number of legal move paths of `depth` plies from this position (no

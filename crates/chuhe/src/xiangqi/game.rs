@@ -180,10 +180,15 @@ impl GamePosition for Position {
             .map(|p| (p.fen_char().to_string(), p.chinese()))
     }
 
+    fn terminal_square(&self, side: Side) -> Option<Square> {
+        self.general(side)
+    }
+
     fn geometry() -> BoardGeometry {
         BoardGeometry {
             river_below_rank: 5,
             palaces: true,
+            points: true,
         }
     }
 

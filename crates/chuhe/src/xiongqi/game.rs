@@ -152,10 +152,15 @@ impl GamePosition for Position {
         self.piece_at(square).map(|p| (p.to_string(), p.chinese()))
     }
 
+    fn terminal_square(&self, side: Side) -> Option<Square> {
+        self.terminal(side)
+    }
+
     fn geometry() -> BoardGeometry {
         BoardGeometry {
             river_below_rank: 4,
             palaces: false,
+            points: false,
         }
     }
 
