@@ -124,6 +124,37 @@ struct PositionArgs {
     repetition_count: Option<u8>,
 }
 
+#[derive(clap::Args, Debug)]
+struct PcnArgs {
+    #[command(flatten)]
+    position: PositionArgs,
+    /// The moves, separated by spaces.
+    #[arg(long, default_value = "")]
+    moves: String,
+    /// How `--moves` is read.
+    #[arg(long, value_enum, default_value = "pmn")]
+    notation: Notation,
+    /// Seconds spent on each move, separated by spaces (0 for moves without one).
+    #[arg(long, default_value = "")]
+    times: String,
+    /// The event (`meta.event`).
+    #[arg(long)]
+    event: Option<String>,
+    /// The first player's name.
+    #[arg(long)]
+    first: Option<String>,
+    /// The second player's name.
+    #[arg(long)]
+    second: Option<String>,
+    /// How the game ended when the rules do not say (a CGSN word: resignation, timelimit,
+    /// agreement, illegalmove, movelimit, repetition); with `--winner`.
+    #[arg(long)]
+    status: Option<String>,
+    /// Who won a game ended by `--status`: first, second or none.
+    #[arg(long)]
+    winner: Option<String>,
+}
+
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Counts the legal move paths of a given depth.
@@ -202,6 +233,9 @@ enum Command {
     /// Replays moves and prints, for every ply, the position, legal moves, status and the
     /// move played there in every notation (one JSON array).
     Replay {
+        /// A PCN game record to check move by move (a file, or `-` for standard input): its
+        /// setup and moves take the place of the position flags and `--moves`.
+        record: Option<String>,
         #[command(flatten)]
         position: PositionArgs,
         /// The moves, separated by spaces.
@@ -228,6 +262,9 @@ enum Command {
         /// The moves (or, with `--to fen|feen`, the position).
         items: Vec<String>,
     },
+    /// Writes a PCN game record of moves played from a position, with players, times and
+    /// the result.
+    Pcn(PcnArgs),
     /// Plays games between two UCI engines, judged by chuhe: W/D/L, Elo, SPRT, PCN records.
     Match(match_cmd::MatchArgs),
     /// Speaks UCI (or, after the command `ucci`, UCCI) on standard input and output: the
@@ -290,11 +327,37 @@ fn run(cli: Cli, out: &mut Output) -> Result<(), CliError> {
             out.write(&show(game.as_ref(), glyphs))
         }
         Command::Replay {
+            record: Some(path),
+            notation,
+            ..
+        } => {
+            let recorded = read_record(&path)?;
+            let start = recorded
+                .kind()
+                .new_game(&recorded.start_feen())
+                .map_err(|e| CliError::user(format!("{path}: setup: {e}")))?;
+            let moves = recorded.moves_pmn();
+            replay(
+                start,
+                &moves,
+                Notation::Pmn,
+                notation,
+                recorded.outcome(),
+                out,
+            )
+        }
+        Command::Replay {
+            record: None,
             position,
             moves,
             notation,
             json: _,
-        } => replay(&position, &moves, notation, out),
+        } => {
+            let start = open(&position, "", notation)?;
+            let moves: Vec<String> = moves.split_whitespace().map(String::from).collect();
+            replay(start, &moves, notation, notation, None, out)
+        }
+        Command::Pcn(args) => write_record(&args, out),
         Command::Render {
             position,
             moves,
@@ -556,13 +619,27 @@ fn show(game: &dyn AnyGame, glyphs: Glyphs) -> String {
     out
 }
 
+/// Reads and checks a PCN record from a file or standard input (`-`).
+fn read_record(path: &str) -> Result<Box<dyn AnyGame>, CliError> {
+    let text = if path == "-" {
+        std::io::read_to_string(std::io::stdin())
+    } else {
+        std::fs::read_to_string(path)
+    }
+    .map_err(|e| CliError::user(format!("cannot read the record '{path}': {e}")))?;
+    chuhe::record::read(&text).map_err(|e| CliError::user(format!("{path}: {e}")))
+}
+
+/// `replay`: every ply of `moves` (read in `read_as`) from `game`, legal moves written in
+/// `notation`; `outcome`, a result declared by a record, is applied after the last move.
 fn replay(
-    args: &PositionArgs,
-    moves: &str,
+    mut game: Box<dyn AnyGame>,
+    moves: &[String],
+    read_as: Notation,
     notation: Notation,
+    outcome: Option<chuhe::Outcome>,
     out: &mut Output,
 ) -> Result<(), CliError> {
-    let mut game = open(args, "", notation)?;
     let mut plies = Vec::new();
     let describe = |game: &dyn AnyGame, ply: usize| -> Result<Map<String, Value>, CliError> {
         let mut obj = Map::new();
@@ -574,11 +651,14 @@ fn replay(
         state_fields(game, &mut obj);
         Ok(obj)
     };
-    for (i, text) in moves.split_whitespace().enumerate() {
+    for (i, text) in moves.iter().enumerate() {
         let mut obj = describe(game.as_ref(), i)?;
-        let texts = play(game.as_mut(), text, notation, i)?;
+        let texts = play(game.as_mut(), text, read_as, i)?;
         obj.insert("move".into(), json!(texts));
         plies.push(Value::Object(obj));
+    }
+    if let Some(outcome) = outcome {
+        game.declare(outcome);
     }
     let mut last = describe(game.as_ref(), plies.len())?;
     last.insert("move".into(), Value::Null);
@@ -628,4 +708,81 @@ fn convert(
         }
     }
     out.write(&text)
+}
+
+/// `pcn`: the record of `--moves` from the position, with players, times and the result.
+fn write_record(args: &PcnArgs, out: &mut Output) -> Result<(), CliError> {
+    use chuhe::notation::pcn::{SideInfo, Sides};
+    let mut game = open(&args.position, &args.moves, args.notation)?;
+    let times = args
+        .times
+        .split_whitespace()
+        .enumerate()
+        .map(|(i, t)| match t.parse::<f64>() {
+            Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+            _ => Err(CliError::user(format!(
+                "--times: '{}' (move {}) is not a number of seconds of at least 0",
+                chuhe::quote_input(t),
+                i + 1
+            ))),
+        })
+        .collect::<Result<Vec<f64>, CliError>>()?;
+    if times.len() > game.plies() {
+        return Err(CliError::user(format!(
+            "--times: {} times for {} moves",
+            times.len(),
+            game.plies()
+        )));
+    }
+    match (&args.status, &args.winner) {
+        (None, None) => {}
+        (Some(status), Some(winner)) => {
+            let status = chuhe::Status::parse(status)
+                .map_err(|e| CliError::user(format!("--status: {e}")))?;
+            let winner = match winner.as_str() {
+                "first" => Some(chuhe::Side::First),
+                "second" => Some(chuhe::Side::Second),
+                "none" => None,
+                other => {
+                    return Err(CliError::user(format!(
+                        "--winner: '{}' is not first, second or none",
+                        chuhe::quote_input(other)
+                    )))
+                }
+            };
+            if let Some(o) = game.outcome() {
+                return Err(CliError::user(format!(
+                    "--status: the game is already over by the rules ({o})"
+                )));
+            }
+            if status.is_inferable() {
+                return Err(CliError::user(format!(
+                    "--status: '{}' is decided by the rules, not given; give resignation, \
+                     timelimit, agreement, illegalmove, movelimit or repetition",
+                    status.as_str()
+                )));
+            }
+            game.declare(chuhe::Outcome { status, winner });
+        }
+        _ => {
+            return Err(CliError::user(
+                "--status and --winner go together (a result the rules cannot see)",
+            ))
+        }
+    }
+    let mut pcn = chuhe::record::to_pcn(game.as_ref(), &times);
+    pcn.meta.event = args.event.clone();
+    if args.first.is_some() || args.second.is_some() {
+        let info = |name: &Option<String>| {
+            name.as_ref().map(|n| SideInfo {
+                name: Some(n.clone()),
+                ..SideInfo::default()
+            })
+        };
+        pcn.sides = Some(Sides {
+            first: info(&args.first),
+            second: info(&args.second),
+        });
+    }
+    out.write(&format!("{}\n", pcn.to_json_pretty()))
 }

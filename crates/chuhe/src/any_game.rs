@@ -60,6 +60,10 @@ pub trait AnyGame: Send + Sync {
     fn declare(&mut self, outcome: Outcome);
     /// The moves played, in coordinate form (`MoveNotation::Uci`).
     fn moves_uci(&self) -> Vec<String>;
+    /// The moves played, in PMN (as game records write them).
+    fn moves_pmn(&self) -> Vec<String>;
+    /// The position the game started from, as FEEN.
+    fn start_feen(&self) -> String;
     /// Perft from the current position, history counting where the rules say so.
     fn perft(&self, depth: u32) -> u64;
     /// The number of root moves [`AnyGame::divide_each`] will report.
@@ -164,6 +168,21 @@ impl<P: GamePosition> AnyGame for Game<P> {
 
     fn declare(&mut self, outcome: Outcome) {
         Game::declare(self, outcome)
+    }
+
+    fn moves_pmn(&self) -> Vec<String> {
+        self.positions()
+            .iter()
+            .zip(self.moves())
+            .map(|(pos, &m)| {
+                pos.move_to_text(m, MoveNotation::Pmn)
+                    .unwrap_or_else(|_| m.to_string())
+            })
+            .collect()
+    }
+
+    fn start_feen(&self) -> String {
+        self.start_position().to_feen()
     }
 
     fn moves_uci(&self) -> Vec<String> {

@@ -52,6 +52,7 @@ mod feen_out;
 pub mod game;
 mod movelist;
 pub mod perft;
+pub mod record;
 #[cfg(feature = "serde")]
 mod serde_impls;
 mod setup_error;
