@@ -11,6 +11,7 @@
 mod engine_cmd;
 mod match_cmd;
 mod output;
+mod play_cmd;
 
 use std::io::IsTerminal;
 use std::ops::ControlFlow;
@@ -109,7 +110,7 @@ enum PositionFormatArg {
 }
 
 #[derive(clap::Args, Debug)]
-struct PositionArgs {
+pub struct PositionArgs {
     /// The game.
     #[arg(long, value_enum, default_value = "xiongqi")]
     game: GameKind,
@@ -279,6 +280,9 @@ enum Command {
     Bench(engine_cmd::BenchArgs),
     /// Analyzes a position: each line of the search as it comes, then the best move.
     Analyze(engine_cmd::AnalyzeArgs),
+    /// Plays a game at the terminal, against the engine or between two people; reads moves
+    /// and commands from standard input (scriptable) and saves the game as PCN.
+    Play(play_cmd::PlayArgs),
 }
 
 fn main() -> ExitCode {
@@ -396,6 +400,7 @@ fn run(cli: Cli, out: &mut Output) -> Result<(), CliError> {
         Command::Uci { game } => engine_cmd::uci(game),
         Command::Bench(args) => engine_cmd::bench(&args, out),
         Command::Analyze(args) => engine_cmd::analyze(&args, out),
+        Command::Play(args) => play_cmd::play(&args, out),
     }
 }
 
