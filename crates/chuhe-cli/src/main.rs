@@ -156,6 +156,15 @@ struct PcnArgs {
     winner: Option<String>,
 }
 
+/// What `render` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum ImageFormat {
+    /// A self-contained SVG document.
+    Svg,
+    /// A PNG image, rasterised from the SVG (text drawn with the system's fonts).
+    Png,
+}
+
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Counts the legal move paths of a given depth.
@@ -230,6 +239,9 @@ enum Command {
         /// The picture's width in pixels (16–4096).
         #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u32).range(16..=4096))]
         size: u32,
+        /// SVG text, or a PNG image (binary: redirect it to a file).
+        #[arg(long, value_enum, default_value = "svg")]
+        format: ImageFormat,
     },
     /// Replays moves and prints, for every ply, the position, legal moves, status and the
     /// move played there in every notation (one JSON array).
@@ -371,7 +383,14 @@ fn run(cli: Cli, out: &mut Output) -> Result<(), CliError> {
             flip,
             glyphs,
             size,
+            format,
         } => {
+            if format == ImageFormat::Png && std::io::stdout().is_terminal() {
+                return Err(CliError::user(
+                    "--format png writes a binary image: redirect standard output to a file \
+                     (chuhe render --format png > board.png)",
+                ));
+            }
             let game = open(&position, &moves, notation)?;
             let options = chuhe::SvgOptions {
                 glyphs: glyphs.board(),
@@ -388,7 +407,10 @@ fn run(cli: Cli, out: &mut Output) -> Result<(), CliError> {
             let svg = game
                 .board_svg(&options)
                 .map_err(|e| CliError::user(format!("--arrows: {e}")))?;
-            out.write(&svg)
+            match format {
+                ImageFormat::Svg => out.write(&svg),
+                ImageFormat::Png => out.write_bytes(&png_of_svg(&svg)?),
+            }
         }
         Command::Convert {
             position,
@@ -790,4 +812,18 @@ fn write_record(args: &PcnArgs, out: &mut Output) -> Result<(), CliError> {
         });
     }
     out.write(&format!("{}\n", pcn.to_json_pretty()))
+}
+
+/// Rasterises an SVG picture to PNG, its text drawn with the system's fonts.
+fn png_of_svg(svg: &str) -> Result<Vec<u8>, CliError> {
+    use resvg::{tiny_skia, usvg};
+    let failed = |what: &str| CliError::user(format!("cannot draw the PNG image: {what}"));
+    let mut options = usvg::Options::default();
+    options.fontdb_mut().load_system_fonts();
+    let tree = usvg::Tree::from_str(svg, &options).map_err(|e| failed(&e.to_string()))?;
+    let size = tree.size().to_int_size();
+    let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height())
+        .ok_or_else(|| failed("the picture has no area"))?;
+    resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap.as_mut());
+    pixmap.encode_png().map_err(|e| failed(&e.to_string()))
 }

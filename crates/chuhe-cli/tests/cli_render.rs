@@ -44,7 +44,36 @@ fn render_refuses_bad_arrows_and_sizes() {
     // A size out of range is a usage error in clap's words.
     let r = chuhe(&["render", "--size", "0"]);
     assert_eq!(r.code, Some(2));
-    assert!(r.stdout.is_empty() && r.stderr.contains("--size"), "{}", r.stderr);
+    assert!(
+        r.stdout.is_empty() && r.stderr.contains("--size"),
+        "{}",
+        r.stderr
+    );
     let err = fails(&["render", "--moves", "e3-e9"]);
     assert!(err.contains("e3-e9"), "{err}");
+}
+
+#[test]
+fn render_draws_png_images() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_chuhe"))
+        .args([
+            "render", "--game", "xiangqi", "--format", "png", "--size", "300",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let png = out.stdout;
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "a PNG signature");
+    // The IHDR chunk: width and height, big-endian, after the signature and chunk header.
+    let width = u32::from_be_bytes(png[16..20].try_into().unwrap());
+    let height = u32::from_be_bytes(png[20..24].try_into().unwrap());
+    assert_eq!(
+        (width, height),
+        (300, 330),
+        "9×10 points: a little taller than wide"
+    );
 }

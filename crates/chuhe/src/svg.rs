@@ -446,8 +446,8 @@ pub fn parse_arrow<S: GameSquare>(text: &str) -> Result<(S, S), MoveError> {
 }
 
 /// Fonts with the Chinese characters, most specific first.
-const FONTS: &str =
-    "Noto Serif CJK SC, Noto Sans CJK SC, Source Han Serif SC, SimSun, Songti SC, serif";
+const FONTS: &str = "Noto Serif CJK SC, Noto Sans CJK SC, Source Han Serif SC, SimSun, Songti SC, \
+                     WenQuanYi Micro Hei, WenQuanYi Zen Hei, AR PL UKai CN, Droid Sans Fallback, serif";
 
 /// The attributes of a coordinate label.
 const COORD: &str = r##"font-size="14" text-anchor="middle" fill="#5b3a1a" font-family="DejaVu Sans, Arial, sans-serif""##;
