@@ -283,9 +283,9 @@ impl<'a, P: GamePosition> SvgBoard<'a, P> {
             let Some((latin, chinese)) = self.position.piece_glyphs(sq) else {
                 continue;
             };
-            let colour = match side_of(&latin) {
-                Side::First => FIRST_COLOUR,
-                Side::Second => SECOND_COLOUR,
+            let colour = match self.position.piece_role(sq) {
+                Some((Side::Second, _)) => SECOND_COLOUR,
+                _ => FIRST_COLOUR,
             };
             let (x, y) = self.centre(sq);
             writeln!(
@@ -452,15 +452,6 @@ const FONTS: &str = "Noto Serif CJK SC, Noto Sans CJK SC, Source Han Serif SC, S
 /// The attributes of a coordinate label.
 const COORD: &str = r##"font-size="14" text-anchor="middle" fill="#5b3a1a" font-family="DejaVu Sans, Arial, sans-serif""##;
 
-/// The side of a piece from its Latin text: uppercase letters for the first player (PIN and
-/// FEN agree on this).
-fn side_of(latin: &str) -> Side {
-    match latin.chars().find(char::is_ascii_alphabetic) {
-        Some(c) if c.is_ascii_lowercase() => Side::Second,
-        _ => Side::First,
-    }
-}
-
 /// `text` with the characters XML gives a meaning escaped.
 fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
@@ -490,13 +481,6 @@ mod tests {
         let (fx, fy) = board.flipped(true).centre(e1);
         assert!(y > fy, "e1 is at the bottom unless flipped");
         assert_eq!(x, fx, "the middle file stays in the middle");
-    }
-
-    #[test]
-    fn sides_follow_letter_case() {
-        assert_eq!(side_of("+S"), Side::First);
-        assert_eq!(side_of("g^"), Side::Second);
-        assert_eq!(side_of("R"), Side::First);
     }
 
     #[test]

@@ -85,6 +85,17 @@ pub trait GameMove:
     fn bits(self) -> u16;
     /// The move with this encoding, if well formed (not necessarily legal anywhere).
     fn from_bits(bits: u16) -> Option<Self>;
+
+    /// How many moves can join the same two squares: 1, or 7 for Xiongqi (the plain move,
+    /// then each promotion choice of X2). Fixed action spaces are `from × to × CHOICES`.
+    const CHOICES: usize = 1;
+    /// This move's choice, in `0..CHOICES` (0: the plain move).
+    fn choice(self) -> usize {
+        0
+    }
+    /// The move from `from` to `to` with `choice`, if `choice < CHOICES` (not necessarily
+    /// legal anywhere).
+    fn with_choice(from: Self::Square, to: Self::Square, choice: usize) -> Option<Self>;
 }
 
 /// A list of moves that generation appends to: [`MoveList`] for both games.
@@ -289,6 +300,11 @@ pub trait GamePosition: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
     fn geometry() -> BoardGeometry;
     /// The square of `side`'s terminal piece (the general), when it is on the board.
     fn terminal_square(&self, side: Side) -> Option<Self::Square>;
+    /// The names of the game's piece roles, in index order (observation planes use one
+    /// plane per role and side).
+    const ROLES: &'static [&'static str];
+    /// The piece on `square`: its owner and its role's index in [`GamePosition::ROLES`].
+    fn piece_role(&self, square: Self::Square) -> Option<(Side, usize)>;
 
     // ----- moves ------------------------------------------------------------------------
 

@@ -184,6 +184,15 @@ impl GamePosition for Position {
         self.general(side)
     }
 
+    /// `Role::ALL` in order.
+    const ROLES: &'static [&'static str] = &[
+        "general", "advisor", "elephant", "horse", "chariot", "cannon", "soldier",
+    ];
+
+    fn piece_role(&self, square: Square) -> Option<(Side, usize)> {
+        self.piece_at(square).map(|p| (p.side, p.role as usize))
+    }
+
     fn geometry() -> BoardGeometry {
         BoardGeometry {
             river_below_rank: 5,
