@@ -79,6 +79,20 @@ def test_perft_and_board():
         g.board("runes")
 
 
+def test_svg_boards_for_notebooks():
+    g = Game("xiangqi")
+    g.push("h3e3")
+    svg = g.svg(arrows=["h10g8"])
+    assert svg.startswith("<svg") and svg.count('class="piece"') == 32
+    assert svg.count('class="last-move"') == 2 and svg.count('class="arrow"') == 1
+    assert g._repr_svg_().count('class="last-move"') == 2
+    assert 'width="200"' in Game("xiongqi").svg(glyphs="latin", flipped=True, size=200)
+    with pytest.raises(ValueError, match="arrows"):
+        g.svg(arrows=["h10"])
+    with pytest.raises(ValueError, match="size"):
+        g.svg(size=5)
+
+
 def test_errors_are_typed_and_name_move_and_position():
     g = Game("xiangqi")
     with pytest.raises(InvalidMoveError, match="zz") as e:

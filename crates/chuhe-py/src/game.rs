@@ -297,17 +297,40 @@ impl Game {
     /// The board as text; `glyphs="chinese"` for Chinese characters.
     #[pyo3(signature = (glyphs = "latin"))]
     fn board(&self, glyphs: &str) -> PyResult<String> {
-        let g = match glyphs {
-            "latin" => Glyphs::Latin,
-            "chinese" => Glyphs::Chinese,
-            other => {
-                return Err(PyValueError::new_err(format!(
-                    "unknown glyphs '{}' (latin, chinese)",
-                    chuhe::quote_input(other)
-                )))
-            }
+        Ok(self.inner.board_text(glyphs_of(glyphs)?))
+    }
+
+    /// The board as an SVG picture: `flipped` puts the second player at the bottom,
+    /// `last_move` marks the last move played, `arrows` are pairs of squares (`"e3e5"`).
+    #[pyo3(signature = (glyphs = "chinese", flipped = false, size = 400, last_move = true, arrows = Vec::new()))]
+    fn svg(
+        &self,
+        glyphs: &str,
+        flipped: bool,
+        size: u32,
+        last_move: bool,
+        arrows: Vec<String>,
+    ) -> PyResult<String> {
+        if !(16..=4096).contains(&size) {
+            return Err(PyValueError::new_err(format!(
+                "size {size} is out of range (16–4096 pixels)"
+            )));
+        }
+        let options = chuhe::SvgOptions {
+            glyphs: glyphs_of(glyphs)?,
+            flipped,
+            size: Some(size),
+            last_move,
+            arrows,
         };
-        Ok(self.inner.board_text(g))
+        self.inner
+            .board_svg(&options)
+            .map_err(|e| PyValueError::new_err(format!("arrows: {e}")))
+    }
+
+    /// The board for notebooks (Jupyter shows SVG).
+    fn _repr_svg_(&self) -> PyResult<String> {
+        self.svg("chinese", false, 400, true, Vec::new())
     }
 
     /// A copy with the same history.
@@ -331,5 +354,17 @@ impl Game {
 
     fn __repr__(&self) -> String {
         format!("Game('{}', '{}')", self.inner.kind(), self.inner.to_feen())
+    }
+}
+
+/// The glyph set named `name`.
+fn glyphs_of(name: &str) -> PyResult<Glyphs> {
+    match name {
+        "latin" => Ok(Glyphs::Latin),
+        "chinese" => Ok(Glyphs::Chinese),
+        other => Err(PyValueError::new_err(format!(
+            "unknown glyphs '{}' (latin, chinese)",
+            chuhe::quote_input(other)
+        ))),
     }
 }
