@@ -11,6 +11,7 @@
 mod engine_cmd;
 mod match_cmd;
 mod output;
+mod play_cmd;
 
 use std::io::IsTerminal;
 use std::ops::ControlFlow;
@@ -90,6 +91,15 @@ pub enum Glyphs {
     Chinese,
 }
 
+impl Glyphs {
+    fn board(self) -> BoardGlyphs {
+        match self {
+            Glyphs::Latin => BoardGlyphs::Latin,
+            Glyphs::Chinese => BoardGlyphs::Chinese,
+        }
+    }
+}
+
 /// What `convert --to` may produce for a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum PositionFormatArg {
@@ -100,7 +110,7 @@ enum PositionFormatArg {
 }
 
 #[derive(clap::Args, Debug)]
-struct PositionArgs {
+pub struct PositionArgs {
     /// The game.
     #[arg(long, value_enum, default_value = "xiongqi")]
     game: GameKind,
@@ -113,6 +123,46 @@ struct PositionArgs {
     /// Xiangqi: a position occurring this many times ends the game (S3; default 3, at least 2).
     #[arg(long)]
     repetition_count: Option<u8>,
+}
+
+#[derive(clap::Args, Debug)]
+struct PcnArgs {
+    #[command(flatten)]
+    position: PositionArgs,
+    /// The moves, separated by spaces.
+    #[arg(long, default_value = "")]
+    moves: String,
+    /// How `--moves` is read.
+    #[arg(long, value_enum, default_value = "pmn")]
+    notation: Notation,
+    /// Seconds spent on each move, separated by spaces (0 for moves without one).
+    #[arg(long, default_value = "")]
+    times: String,
+    /// The event (`meta.event`).
+    #[arg(long)]
+    event: Option<String>,
+    /// The first player's name.
+    #[arg(long)]
+    first: Option<String>,
+    /// The second player's name.
+    #[arg(long)]
+    second: Option<String>,
+    /// How the game ended when the rules do not say (a CGSN word: resignation, timelimit,
+    /// agreement, illegalmove, movelimit, repetition); with `--winner`.
+    #[arg(long)]
+    status: Option<String>,
+    /// Who won a game ended by `--status`: first, second or none.
+    #[arg(long)]
+    winner: Option<String>,
+}
+
+/// What `render` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum ImageFormat {
+    /// A self-contained SVG document.
+    Svg,
+    /// A PNG image, rasterised from the SVG (text drawn with the system's fonts).
+    Png,
 }
 
 #[derive(Subcommand, Debug)]
@@ -164,9 +214,41 @@ enum Command {
         #[arg(long, value_enum, default_value = "latin")]
         glyphs: Glyphs,
     },
+    /// Draws the board as an SVG picture on standard output (`chuhe render > board.svg`).
+    Render {
+        #[command(flatten)]
+        position: PositionArgs,
+        /// Moves to play first, separated by spaces.
+        #[arg(long, default_value = "")]
+        moves: String,
+        /// How `--moves` is read.
+        #[arg(long, value_enum, default_value = "pmn")]
+        notation: Notation,
+        /// Mark the last of `--moves`.
+        #[arg(long)]
+        last_move: bool,
+        /// Arrows, separated by commas, each two squares: `e3e5,b10b3` (or `e3-e5`).
+        #[arg(long, default_value = "")]
+        arrows: String,
+        /// Put the second player at the bottom.
+        #[arg(long)]
+        flip: bool,
+        /// Latin letters or Chinese characters.
+        #[arg(long, value_enum, default_value = "chinese")]
+        glyphs: Glyphs,
+        /// The picture's width in pixels (16–4096).
+        #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u32).range(16..=4096))]
+        size: u32,
+        /// SVG text, or a PNG image (binary: redirect it to a file).
+        #[arg(long, value_enum, default_value = "svg")]
+        format: ImageFormat,
+    },
     /// Replays moves and prints, for every ply, the position, legal moves, status and the
     /// move played there in every notation (one JSON array).
     Replay {
+        /// A PCN game record to check move by move (a file, or `-` for standard input): its
+        /// setup and moves take the place of the position flags and `--moves`.
+        record: Option<String>,
         #[command(flatten)]
         position: PositionArgs,
         /// The moves, separated by spaces.
@@ -193,6 +275,9 @@ enum Command {
         /// The moves (or, with `--to fen|feen`, the position).
         items: Vec<String>,
     },
+    /// Writes a PCN game record of moves played from a position, with players, times and
+    /// the result.
+    Pcn(PcnArgs),
     /// Plays games between two UCI engines, judged by chuhe: W/D/L, Elo, SPRT, PCN records.
     Match(match_cmd::MatchArgs),
     /// Speaks UCI (or, after the command `ucci`, UCCI) on standard input and output: the
@@ -207,6 +292,9 @@ enum Command {
     Bench(engine_cmd::BenchArgs),
     /// Analyzes a position: each line of the search as it comes, then the best move.
     Analyze(engine_cmd::AnalyzeArgs),
+    /// Plays a game at the terminal, against the engine or between two people; reads moves
+    /// and commands from standard input (scriptable) and saves the game as PCN.
+    Play(play_cmd::PlayArgs),
 }
 
 fn main() -> ExitCode {
@@ -255,11 +343,75 @@ fn run(cli: Cli, out: &mut Output) -> Result<(), CliError> {
             out.write(&show(game.as_ref(), glyphs))
         }
         Command::Replay {
+            record: Some(path),
+            notation,
+            ..
+        } => {
+            let recorded = read_record(&path)?;
+            let start = recorded
+                .kind()
+                .new_game(&recorded.start_feen())
+                .map_err(|e| CliError::user(format!("{path}: setup: {e}")))?;
+            let moves = recorded.moves_pmn();
+            replay(
+                start,
+                &moves,
+                Notation::Pmn,
+                notation,
+                recorded.outcome(),
+                out,
+            )
+        }
+        Command::Replay {
+            record: None,
             position,
             moves,
             notation,
             json: _,
-        } => replay(&position, &moves, notation, out),
+        } => {
+            let start = open(&position, "", notation)?;
+            let moves: Vec<String> = moves.split_whitespace().map(String::from).collect();
+            replay(start, &moves, notation, notation, None, out)
+        }
+        Command::Pcn(args) => write_record(&args, out),
+        Command::Render {
+            position,
+            moves,
+            notation,
+            last_move,
+            arrows,
+            flip,
+            glyphs,
+            size,
+            format,
+        } => {
+            if format == ImageFormat::Png && std::io::stdout().is_terminal() {
+                return Err(CliError::user(
+                    "--format png writes a binary image: redirect standard output to a file \
+                     (chuhe render --format png > board.png)",
+                ));
+            }
+            let game = open(&position, &moves, notation)?;
+            let options = chuhe::SvgOptions {
+                glyphs: glyphs.board(),
+                flipped: flip,
+                size: Some(size),
+                last_move,
+                arrows: arrows
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|a| !a.is_empty())
+                    .map(String::from)
+                    .collect(),
+            };
+            let svg = game
+                .board_svg(&options)
+                .map_err(|e| CliError::user(format!("--arrows: {e}")))?;
+            match format {
+                ImageFormat::Svg => out.write(&svg),
+                ImageFormat::Png => out.write_bytes(&png_of_svg(&svg)?),
+            }
+        }
         Command::Convert {
             position,
             from,
@@ -270,6 +422,7 @@ fn run(cli: Cli, out: &mut Output) -> Result<(), CliError> {
         Command::Uci { game } => engine_cmd::uci(game),
         Command::Bench(args) => engine_cmd::bench(&args, out),
         Command::Analyze(args) => engine_cmd::analyze(&args, out),
+        Command::Play(args) => play_cmd::play(&args, out),
     }
 }
 
@@ -483,11 +636,7 @@ fn list_moves(
 
 /// `show`: the board, then side to move, check, status, clock and the position's text.
 fn show(game: &dyn AnyGame, glyphs: Glyphs) -> String {
-    let glyphs = match glyphs {
-        Glyphs::Latin => BoardGlyphs::Latin,
-        Glyphs::Chinese => BoardGlyphs::Chinese,
-    };
-    let mut out = game.board_text(glyphs);
+    let mut out = game.board_text(glyphs.board());
     let turn = match game.turn() {
         chuhe::Side::First => "first (South/Red)",
         chuhe::Side::Second => "second (North/Black)",
@@ -518,13 +667,27 @@ fn show(game: &dyn AnyGame, glyphs: Glyphs) -> String {
     out
 }
 
+/// Reads and checks a PCN record from a file or standard input (`-`).
+fn read_record(path: &str) -> Result<Box<dyn AnyGame>, CliError> {
+    let text = if path == "-" {
+        std::io::read_to_string(std::io::stdin())
+    } else {
+        std::fs::read_to_string(path)
+    }
+    .map_err(|e| CliError::user(format!("cannot read the record '{path}': {e}")))?;
+    chuhe::record::read(&text).map_err(|e| CliError::user(format!("{path}: {e}")))
+}
+
+/// `replay`: every ply of `moves` (read in `read_as`) from `game`, legal moves written in
+/// `notation`; `outcome`, a result declared by a record, is applied after the last move.
 fn replay(
-    args: &PositionArgs,
-    moves: &str,
+    mut game: Box<dyn AnyGame>,
+    moves: &[String],
+    read_as: Notation,
     notation: Notation,
+    outcome: Option<chuhe::Outcome>,
     out: &mut Output,
 ) -> Result<(), CliError> {
-    let mut game = open(args, "", notation)?;
     let mut plies = Vec::new();
     let describe = |game: &dyn AnyGame, ply: usize| -> Result<Map<String, Value>, CliError> {
         let mut obj = Map::new();
@@ -536,11 +699,14 @@ fn replay(
         state_fields(game, &mut obj);
         Ok(obj)
     };
-    for (i, text) in moves.split_whitespace().enumerate() {
+    for (i, text) in moves.iter().enumerate() {
         let mut obj = describe(game.as_ref(), i)?;
-        let texts = play(game.as_mut(), text, notation, i)?;
+        let texts = play(game.as_mut(), text, read_as, i)?;
         obj.insert("move".into(), json!(texts));
         plies.push(Value::Object(obj));
+    }
+    if let Some(outcome) = outcome {
+        game.declare(outcome);
     }
     let mut last = describe(game.as_ref(), plies.len())?;
     last.insert("move".into(), Value::Null);
@@ -590,4 +756,95 @@ fn convert(
         }
     }
     out.write(&text)
+}
+
+/// `pcn`: the record of `--moves` from the position, with players, times and the result.
+fn write_record(args: &PcnArgs, out: &mut Output) -> Result<(), CliError> {
+    use chuhe::notation::pcn::{SideInfo, Sides};
+    let mut game = open(&args.position, &args.moves, args.notation)?;
+    let times = args
+        .times
+        .split_whitespace()
+        .enumerate()
+        .map(|(i, t)| match t.parse::<f64>() {
+            Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+            _ => Err(CliError::user(format!(
+                "--times: '{}' (move {}) is not a number of seconds of at least 0",
+                chuhe::quote_input(t),
+                i + 1
+            ))),
+        })
+        .collect::<Result<Vec<f64>, CliError>>()?;
+    if times.len() > game.plies() {
+        return Err(CliError::user(format!(
+            "--times: {} times for {} moves",
+            times.len(),
+            game.plies()
+        )));
+    }
+    match (&args.status, &args.winner) {
+        (None, None) => {}
+        (Some(status), Some(winner)) => {
+            let status = chuhe::Status::parse(status)
+                .map_err(|e| CliError::user(format!("--status: {e}")))?;
+            let winner = match winner.as_str() {
+                "first" => Some(chuhe::Side::First),
+                "second" => Some(chuhe::Side::Second),
+                "none" => None,
+                other => {
+                    return Err(CliError::user(format!(
+                        "--winner: '{}' is not first, second or none",
+                        chuhe::quote_input(other)
+                    )))
+                }
+            };
+            if let Some(o) = game.outcome() {
+                return Err(CliError::user(format!(
+                    "--status: the game is already over by the rules ({o})"
+                )));
+            }
+            if status.is_inferable() {
+                return Err(CliError::user(format!(
+                    "--status: '{}' is decided by the rules, not given; give resignation, \
+                     timelimit, agreement, illegalmove, movelimit or repetition",
+                    status.as_str()
+                )));
+            }
+            game.declare(chuhe::Outcome { status, winner });
+        }
+        _ => {
+            return Err(CliError::user(
+                "--status and --winner go together (a result the rules cannot see)",
+            ))
+        }
+    }
+    let mut pcn = chuhe::record::to_pcn(game.as_ref(), &times);
+    pcn.meta.event = args.event.clone();
+    if args.first.is_some() || args.second.is_some() {
+        let info = |name: &Option<String>| {
+            name.as_ref().map(|n| SideInfo {
+                name: Some(n.clone()),
+                ..SideInfo::default()
+            })
+        };
+        pcn.sides = Some(Sides {
+            first: info(&args.first),
+            second: info(&args.second),
+        });
+    }
+    out.write(&format!("{}\n", pcn.to_json_pretty()))
+}
+
+/// Rasterises an SVG picture to PNG, its text drawn with the system's fonts.
+fn png_of_svg(svg: &str) -> Result<Vec<u8>, CliError> {
+    use resvg::{tiny_skia, usvg};
+    let failed = |what: &str| CliError::user(format!("cannot draw the PNG image: {what}"));
+    let mut options = usvg::Options::default();
+    options.fontdb_mut().load_system_fonts();
+    let tree = usvg::Tree::from_str(svg, &options).map_err(|e| failed(&e.to_string()))?;
+    let size = tree.size().to_int_size();
+    let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height())
+        .ok_or_else(|| failed("the picture has no area"))?;
+    resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap.as_mut());
+    pixmap.encode_png().map_err(|e| failed(&e.to_string()))
 }

@@ -45,6 +45,11 @@ impl Output {
             .map_err(CliError::Write)
     }
 
+    /// Writes `bytes` (buffered): binary output such as an image.
+    pub fn write_bytes(&mut self, bytes: &[u8]) -> Result<(), CliError> {
+        self.inner.write_all(bytes).map_err(CliError::Write)
+    }
+
     /// Writes `text` and flushes, for output that streams as it is computed.
     pub fn write_now(&mut self, text: &str) -> Result<(), CliError> {
         self.write(text)?;

@@ -8,7 +8,8 @@ use chuhe_notation::Side;
 
 use crate::board::Glyphs;
 use crate::game::Game;
-use crate::variant::{GameKind, GamePosition, GameVisitor, MoveNotation, PositionFormat};
+use crate::svg::SvgOptions;
+use crate::variant::{GameKind, GameMove, GamePosition, GameVisitor, MoveNotation, PositionFormat};
 use crate::{MoveError, Outcome, SetupError, UnsupportedFormat};
 
 /// A move in every notation its game writes, keyed by notation name.
@@ -59,6 +60,10 @@ pub trait AnyGame: Send + Sync {
     fn declare(&mut self, outcome: Outcome);
     /// The moves played, in coordinate form (`MoveNotation::Uci`).
     fn moves_uci(&self) -> Vec<String>;
+    /// The moves played, in PMN (as game records write them).
+    fn moves_pmn(&self) -> Vec<String>;
+    /// The position the game started from, as FEEN.
+    fn start_feen(&self) -> String;
     /// Perft from the current position, history counting where the rules say so.
     fn perft(&self, depth: u32) -> u64;
     /// The number of root moves [`AnyGame::divide_each`] will report.
@@ -73,6 +78,9 @@ pub trait AnyGame: Send + Sync {
     ) -> Result<(), MoveError>;
     /// The board as text.
     fn board_text(&self, glyphs: Glyphs) -> String;
+    /// The board as an SVG picture (see [`crate::SvgBoard`]); an arrow that is not two
+    /// squares of the board is an error.
+    fn board_svg(&self, options: &SvgOptions) -> Result<String, MoveError>;
 }
 
 impl<P: GamePosition> AnyGame for Game<P> {
@@ -162,6 +170,21 @@ impl<P: GamePosition> AnyGame for Game<P> {
         Game::declare(self, outcome)
     }
 
+    fn moves_pmn(&self) -> Vec<String> {
+        self.positions()
+            .iter()
+            .zip(self.moves())
+            .map(|(pos, &m)| {
+                pos.move_to_text(m, MoveNotation::Pmn)
+                    .unwrap_or_else(|_| m.to_string())
+            })
+            .collect()
+    }
+
+    fn start_feen(&self) -> String {
+        self.start_position().to_feen()
+    }
+
     fn moves_uci(&self) -> Vec<String> {
         self.moves().iter().map(|m| m.to_string()).collect()
     }
@@ -200,6 +223,25 @@ impl<P: GamePosition> AnyGame for Game<P> {
 
     fn board_text(&self, glyphs: Glyphs) -> String {
         self.position().board().glyphs(glyphs).to_string()
+    }
+
+    fn board_svg(&self, options: &SvgOptions) -> Result<String, MoveError> {
+        let mut board = self
+            .position()
+            .svg()
+            .glyphs(options.glyphs)
+            .flipped(options.flipped);
+        if let Some(size) = options.size {
+            board = board.size(size);
+        }
+        if let (true, Some(&m)) = (options.last_move, self.moves().last()) {
+            board = board.last_move(m.from(), m.to());
+        }
+        for text in &options.arrows {
+            let (from, to) = crate::svg::parse_arrow(text)?;
+            board = board.arrow(from, to);
+        }
+        Ok(board.to_string())
     }
 }
 

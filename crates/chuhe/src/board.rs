@@ -12,6 +12,9 @@ pub struct BoardGeometry {
     pub river_below_rank: u8,
     /// Does the board have palaces (Xiangqi)?
     pub palaces: bool,
+    /// Do pieces stand on the points where the lines cross (Xiangqi), rather than in the
+    /// squares between them (Xiongqi)?
+    pub points: bool,
 }
 
 /// How pieces are drawn.

@@ -52,10 +52,12 @@ mod feen_out;
 pub mod game;
 mod movelist;
 pub mod perft;
+pub mod record;
 #[cfg(feature = "serde")]
 mod serde_impls;
 mod setup_error;
 pub mod suite;
+pub mod svg;
 mod text;
 mod variant;
 pub mod xiangqi;
@@ -68,6 +70,7 @@ pub use error::MoveError;
 pub use game::{Game, History};
 pub use movelist::MoveList;
 pub use setup_error::{FenSyntaxError, Location, PositionError, Problem, SetupError};
+pub use svg::{SvgBoard, SvgOptions};
 pub use text::quote_input;
 pub use variant::{
     GameKind, GameMove, GamePosition, GameSquare, GameVisitor, MoveBuffer, MoveNotation,

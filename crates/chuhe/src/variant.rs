@@ -33,6 +33,7 @@ use chuhe_notation::Side;
 
 use crate::board::{BoardGeometry, BoardText};
 use crate::game::History;
+use crate::svg::SvgBoard;
 use crate::{MoveError, MoveList, Outcome, SetupError};
 
 /// A square of a game's board.
@@ -84,6 +85,17 @@ pub trait GameMove:
     fn bits(self) -> u16;
     /// The move with this encoding, if well formed (not necessarily legal anywhere).
     fn from_bits(bits: u16) -> Option<Self>;
+
+    /// How many moves can join the same two squares: 1, or 7 for Xiongqi (the plain move,
+    /// then each promotion choice of X2). Fixed action spaces are `from × to × CHOICES`.
+    const CHOICES: usize = 1;
+    /// This move's choice, in `0..CHOICES` (0: the plain move).
+    fn choice(self) -> usize {
+        0
+    }
+    /// The move from `from` to `to` with `choice`, if `choice < CHOICES` (not necessarily
+    /// legal anywhere).
+    fn with_choice(from: Self::Square, to: Self::Square, choice: usize) -> Option<Self>;
 }
 
 /// A list of moves that generation appends to: [`MoveList`] for both games.
@@ -286,6 +298,13 @@ pub trait GamePosition: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
     fn piece_glyphs(&self, square: Self::Square) -> Option<(String, char)>;
     /// The river and palaces, for drawing the board.
     fn geometry() -> BoardGeometry;
+    /// The square of `side`'s terminal piece (the general), when it is on the board.
+    fn terminal_square(&self, side: Side) -> Option<Self::Square>;
+    /// The names of the game's piece roles, in index order (observation planes use one
+    /// plane per role and side).
+    const ROLES: &'static [&'static str];
+    /// The piece on `square`: its owner and its role's index in [`GamePosition::ROLES`].
+    fn piece_role(&self, square: Self::Square) -> Option<(Side, usize)>;
 
     // ----- moves ------------------------------------------------------------------------
 
@@ -350,6 +369,11 @@ pub trait GamePosition: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
     /// The board as text, in Latin letters; see [`BoardText`] for Chinese characters.
     fn board(&self) -> BoardText<'_, Self> {
         BoardText::new(self)
+    }
+
+    /// The board as an SVG picture; see [`SvgBoard`] for the options.
+    fn svg(&self) -> SvgBoard<'_, Self> {
+        SvgBoard::new(self)
     }
 
     /// Perft: the number of legal move paths of `depth` plies from this position (no

@@ -549,3 +549,43 @@ mod serde_round_trips {
         assert!(serde_json::from_str::<Outcome>(r#"{"status":"nonsense","winner":null}"#).is_err());
     }
 }
+
+/// Moves rebuild from `(from, to, choice)` (the fixed action encoding of the Python
+/// environments), and `piece_role` agrees with the drawn pieces and their owners.
+#[test]
+fn moves_rebuild_from_choices_and_roles_match_pieces() {
+    #[derive(Clone, Copy)]
+    struct Check;
+    impl GameVisitor for Check {
+        type Output = ();
+        fn visit<P: GamePosition>(self, config: P::Config) {
+            for seed in 0..4 {
+                random_game::<P>(config, seed, 120, |game| {
+                    let pos = game.position();
+                    for &m in game.legal_moves().iter() {
+                        assert!(m.choice() < P::Move::CHOICES);
+                        assert_eq!(P::Move::with_choice(m.from(), m.to(), m.choice()), Some(m));
+                    }
+                    let any = game.legal_moves().first().copied().unwrap_or_default();
+                    let too_far = P::Move::with_choice(any.from(), any.to(), P::Move::CHOICES);
+                    assert_eq!(too_far, None);
+                    for i in 0..P::Square::COUNT {
+                        let sq = P::Square::from_index(i).unwrap();
+                        let role = pos.piece_role(sq);
+                        assert_eq!(role.is_some(), pos.piece_glyphs(sq).is_some());
+                        if let Some((side, r)) = role {
+                            assert!(r < P::ROLES.len());
+                            let (text, _) = pos.piece_glyphs(sq).unwrap();
+                            let first = text.chars().rev().find(|c| c.is_ascii_alphabetic());
+                            let upper = first.unwrap().is_ascii_uppercase();
+                            assert_eq!(upper, side == Side::First, "{text} at {sq}");
+                        }
+                    }
+                });
+            }
+        }
+    }
+    for_every_game(Check);
+    assert_eq!(chuhe::xiongqi::Move::CHOICES, 7);
+    assert_eq!(chuhe::xiangqi::Move::CHOICES, 1);
+}

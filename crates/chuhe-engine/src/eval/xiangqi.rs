@@ -638,6 +638,57 @@ mod tests {
         assert_eq!(between(sq("b3"), sq("b8")) & sq("b5").bb(), sq("b5").bb());
     }
 
+    /// The position with colours swapped and the board turned (FEN text: ranks reversed,
+    /// letter case swapped, the other side to move).
+    fn colour_flipped(pos: &Position) -> Position {
+        let fen = pos.to_fen();
+        let mut fields = fen.split(' ');
+        let placement: Vec<String> = fields
+            .next()
+            .unwrap()
+            .split('/')
+            .rev()
+            .map(|rank| {
+                rank.chars()
+                    .map(|c| {
+                        if c.is_ascii_uppercase() {
+                            c.to_ascii_lowercase()
+                        } else {
+                            c.to_ascii_uppercase()
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let turn = if fields.next() == Some("w") { "b" } else { "w" };
+        let flipped = format!("{} {turn} - - 0 1", placement.join("/"));
+        Position::from_fen(&flipped, pos.rules()).unwrap()
+    }
+
+    #[test]
+    fn evaluation_is_the_same_for_either_colour() {
+        let mut rng = super::super::tune::Rng::new(7);
+        for game in 0..40 {
+            let mut pos = Position::start();
+            for _ in 0..(20 + game * 3) {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[rng.below(moves.len() as u64) as usize];
+                pos.play_unchecked(m);
+                let flipped = colour_flipped(&pos);
+                assert_eq!(
+                    evaluate(&pos),
+                    evaluate(&flipped),
+                    "{} vs {}",
+                    pos.to_fen(),
+                    flipped.to_fen()
+                );
+            }
+        }
+    }
+
     #[test]
     fn start_position_features_cancel_but_for_tempo() {
         let mut fv = super::super::FeatureVector::new(PARAMS);

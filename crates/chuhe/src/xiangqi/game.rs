@@ -224,10 +224,24 @@ impl GamePosition for Position {
             .map(|p| (p.fen_char().to_string(), p.chinese()))
     }
 
+    fn terminal_square(&self, side: Side) -> Option<Square> {
+        self.general(side)
+    }
+
+    /// `Role::ALL` in order.
+    const ROLES: &'static [&'static str] = &[
+        "general", "advisor", "elephant", "horse", "chariot", "cannon", "soldier",
+    ];
+
+    fn piece_role(&self, square: Square) -> Option<(Side, usize)> {
+        self.piece_at(square).map(|p| (p.side, p.role as usize))
+    }
+
     fn geometry() -> BoardGeometry {
         BoardGeometry {
             river_below_rank: 5,
             palaces: true,
+            points: true,
         }
     }
 

@@ -268,6 +268,9 @@ impl crate::GameMove for Move {
     fn from_bits(bits: u16) -> Option<Move> {
         Move::from_bits(bits)
     }
+    fn with_choice(from: Square, to: Square, choice: usize) -> Option<Move> {
+        (choice == 0).then(|| Move::new(from, to))
+    }
 }
 
 /// Reads UCI coordinates (`h3e3`, `b3b10`), syntax only: whether the move is legal depends on

@@ -152,10 +152,33 @@ impl GamePosition for Position {
         self.piece_at(square).map(|p| (p.to_string(), p.chinese()))
     }
 
+    fn terminal_square(&self, side: Side) -> Option<Square> {
+        self.terminal(side)
+    }
+
+    /// `Role::ALL` in order.
+    const ROLES: &'static [&'static str] = &[
+        "general",
+        "dragon",
+        "advisor",
+        "bear",
+        "chariot",
+        "cannon",
+        "horse",
+        "empress",
+        "soldier",
+        "crossed-soldier",
+    ];
+
+    fn piece_role(&self, square: Square) -> Option<(Side, usize)> {
+        self.piece_at(square).map(|p| (p.side, p.role as usize))
+    }
+
     fn geometry() -> BoardGeometry {
         BoardGeometry {
             river_below_rank: 4,
             palaces: false,
+            points: false,
         }
     }
 

@@ -306,6 +306,21 @@ impl crate::GameMove for Move {
     fn from_bits(bits: u16) -> Option<Move> {
         Move::from_bits(bits)
     }
+    /// 0: no promotion; 1–6: [`Role::PROMOTIONS`] in order.
+    const CHOICES: usize = 1 + Role::PROMOTIONS.len();
+    fn choice(self) -> usize {
+        self.promotion()
+            .and_then(|r| Role::PROMOTIONS.iter().position(|&x| x == r))
+            .map_or(0, |i| i + 1)
+    }
+    fn with_choice(from: Square, to: Square, choice: usize) -> Option<Move> {
+        match choice {
+            0 => Some(Move::new(from, to, None)),
+            c => Role::PROMOTIONS
+                .get(c - 1)
+                .map(|&r| Move::new(from, to, Some(r))),
+        }
+    }
 }
 
 /// Reads the coordinate form (`e3e4`, `e7e8e`), syntax only: whether the move is legal

@@ -1,0 +1,115 @@
+//! `chuhe play` driven through standard input (its plain mode): moves in any notation, the
+//! commands, a message for every bad input, the result in words, the game saved as PCN.
+
+#[allow(dead_code)]
+mod common;
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// Runs `chuhe play ARGS` with `input` on standard input: (exit code, stdout, stderr).
+fn play(args: &[&str], input: &str) -> (Option<i32>, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chuhe"))
+        .arg("play")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn temp_path(name: &str) -> String {
+    std::env::temp_dir()
+        .join(format!("chuhe-play-{}-{name}.pcn", std::process::id()))
+        .to_string_lossy()
+        .into_owned()
+}
+
+#[test]
+fn two_people_play_a_mate_in_every_notation_and_the_record_replays() {
+    let save = temp_path("mate");
+    let (code, out, _) = play(
+        &[
+            "--game",
+            "xiangqi",
+            "--vs",
+            "human",
+            "--position",
+            "3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1",
+            "--save",
+            &save,
+        ],
+        "nonsense\nmoves\nR9=6\n",
+    );
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("? 'nonsense' is not a move"), "{out}");
+    assert!(out.contains("in WXF:"), "{out}");
+    assert!(out.contains("1. a1-d1"), "{out}");
+    assert!(
+        out.contains("game over: first (South/Red) wins by checkmate"),
+        "{out}"
+    );
+    let replay = Command::new(env!("CARGO_BIN_EXE_chuhe"))
+        .args(["replay", &save])
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_file(&save);
+    assert!(
+        replay.status.success(),
+        "{}",
+        String::from_utf8_lossy(&replay.stderr)
+    );
+    let plies: serde_json::Value = serde_json::from_slice(&replay.stdout).unwrap();
+    assert_eq!(plies[1]["status"], "checkmate");
+}
+
+#[test]
+fn against_the_engine_undo_resign_and_save() {
+    let save = temp_path("engine");
+    let (code, out, _) = play(
+        &["--movetime", "20", "--level", "5", "--save", &save],
+        "e3-e4\nundo\ne3e4\nresign\n",
+    );
+    assert_eq!(code, Some(0), "{out}");
+    assert_eq!(
+        out.matches("chuhe\n").count(),
+        2,
+        "the engine replied twice: {out}"
+    );
+    assert!(out.contains("move taken back"), "{out}");
+    assert!(
+        out.contains("second (North/Black) wins by resignation"),
+        "{out}"
+    );
+    let pcn: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&save).unwrap()).unwrap();
+    let _ = std::fs::remove_file(&save);
+    assert_eq!(pcn["moves"].as_array().unwrap().len(), 2);
+    assert_eq!(pcn["status"], "resignation");
+    assert_eq!(pcn["meta"]["game"], "xiongqi");
+}
+
+#[test]
+fn the_engine_can_move_first_and_input_may_end_early() {
+    let (code, out, _) = play(&["--side", "second", "--movetime", "20", "--save", "-"], "");
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.starts_with("1. "), "the engine opened: {out}");
+    assert!(out.contains("end of input"), "{out}");
+    assert!(!out.contains("saved"), "--save - saves nothing: {out}");
+    let (code, _, err) = play(&["--level", "99"], "");
+    assert_eq!(code, Some(2));
+    assert!(err.contains("--level"), "{err}");
+}

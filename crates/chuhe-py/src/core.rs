@@ -1,0 +1,153 @@
+//! The object-safe faces of a game that the Python classes hold, implemented once for every
+//! game over [`GamePosition`] (the text-level part is the library's [`AnyGame`]).
+
+use std::sync::Arc;
+
+use chuhe::{
+    AnyGame, Game, GameKind, GameMove, GamePosition, GameVisitor, MoveError, MoveNotation,
+    SetupError,
+};
+
+/// A position frozen at the time a move was made, to write that move in any notation.
+pub trait DynPos: Send + Sync {
+    /// The game.
+    fn kind(&self) -> GameKind;
+    /// The move with encoding `bits` written in `notation`.
+    fn move_text(&self, bits: u16, notation: MoveNotation) -> Result<String, MoveError>;
+    /// Origin and destination squares (CELL) and the choice (promotion) index.
+    fn move_parts(&self, bits: u16) -> Option<(String, String, usize)>;
+    /// The position as FEEN.
+    fn feen(&self) -> String;
+}
+
+fn no_such_move(bits: u16) -> MoveError {
+    MoveError::illegal(format!("no move has the encoding {bits}"))
+}
+
+impl<P: GamePosition> DynPos for P {
+    fn kind(&self) -> GameKind {
+        GamePosition::kind(self)
+    }
+    fn move_text(&self, bits: u16, notation: MoveNotation) -> Result<String, MoveError> {
+        let m = P::Move::from_bits(bits).ok_or_else(|| no_such_move(bits))?;
+        GamePosition::move_to_text(self, m, notation)
+    }
+    fn move_parts(&self, bits: u16) -> Option<(String, String, usize)> {
+        let m = P::Move::from_bits(bits)?;
+        Some((m.from().to_string(), m.to().to_string(), m.choice()))
+    }
+    fn feen(&self) -> String {
+        self.to_feen()
+    }
+}
+
+/// A game with its history, as the Python `Game` holds it.
+pub trait DynGame: AnyGame + Send + Sync {
+    /// A copy.
+    fn clone_box(&self) -> Box<dyn DynGame>;
+    /// The current position.
+    fn position(&self) -> Arc<dyn DynPos>;
+    /// The legal moves (history included), sorted by their default-notation text.
+    fn legal_bits(&self) -> Vec<u16>;
+    /// Reads a move in `notation`, or in any notation of the game when `None`.
+    fn parse(&self, text: &str, notation: Option<MoveNotation>) -> Result<u16, MoveError>;
+    /// Plays a move given by its encoding, checked by the arbiter.
+    fn push_bits(&mut self, bits: u16) -> Result<(), MoveError>;
+    /// Takes back the last move: it and the position it was played in.
+    fn pop_bits(&mut self) -> Option<(u16, Arc<dyn DynPos>)>;
+    /// The moves played, each with the position it was played in.
+    fn stack(&self) -> Vec<(u16, Arc<dyn DynPos>)>;
+    /// The start position (FEEN) and its half-move clock.
+    fn start(&self) -> (String, u32);
+}
+
+impl<P: GamePosition> DynGame for Game<P> {
+    fn clone_box(&self) -> Box<dyn DynGame> {
+        Box::new(self.clone())
+    }
+
+    fn position(&self) -> Arc<dyn DynPos> {
+        Arc::new(Game::position(self).clone())
+    }
+
+    fn legal_bits(&self) -> Vec<u16> {
+        let pos = Game::position(self);
+        let mut moves: Vec<(String, u16)> = self
+            .legal_moves()
+            .iter()
+            .map(|&m| {
+                let text = pos
+                    .move_to_text(m, MoveNotation::Pmn)
+                    .unwrap_or_else(|_| m.to_string());
+                (text, m.bits())
+            })
+            .collect();
+        moves.sort();
+        moves.into_iter().map(|(_, bits)| bits).collect()
+    }
+
+    fn parse(&self, text: &str, notation: Option<MoveNotation>) -> Result<u16, MoveError> {
+        if let Some(outcome) = self.outcome() {
+            return Err(MoveError::GameOver { outcome });
+        }
+        let pos = Game::position(self);
+        let text = text.trim();
+        if let Some(n) = notation {
+            return pos.parse_move_as(text, n).map(|m| m.bits());
+        }
+        // Any notation: the first that reads it; else the most telling error (a move that
+        // reads but is illegal beats a syntax error), the default notation's first.
+        let mut best: Option<MoveError> = None;
+        for &n in P::notations() {
+            match pos.parse_move_as(text, n) {
+                Ok(m) => return Ok(m.bits()),
+                Err(e) => {
+                    let telling = !matches!(e, MoveError::Syntax { .. });
+                    if best.is_none() || (telling && matches!(best, Some(MoveError::Syntax { .. })))
+                    {
+                        best = Some(e);
+                    }
+                }
+            }
+        }
+        Err(best.unwrap_or_else(|| MoveError::Syntax {
+            text: text.to_string(),
+            reason: "empty".into(),
+        }))
+    }
+
+    fn push_bits(&mut self, bits: u16) -> Result<(), MoveError> {
+        let m = P::Move::from_bits(bits).ok_or_else(|| no_such_move(bits))?;
+        self.play(m)
+    }
+
+    fn pop_bits(&mut self) -> Option<(u16, Arc<dyn DynPos>)> {
+        let m = self.undo()?;
+        Some((m.bits(), DynGame::position(self)))
+    }
+
+    fn stack(&self) -> Vec<(u16, Arc<dyn DynPos>)> {
+        self.moves()
+            .iter()
+            .zip(self.positions())
+            .map(|(m, p)| (m.bits(), Arc::new(p.clone()) as Arc<dyn DynPos>))
+            .collect()
+    }
+
+    fn start(&self) -> (String, u32) {
+        let s = self.start_position();
+        (s.to_feen(), s.halfmove())
+    }
+}
+
+/// Opens a game of `kind` from `start`, a FEEN, or (Xiangqi) a FEN.
+pub fn new_game(kind: GameKind, position: &str) -> Result<Box<dyn DynGame>, SetupError> {
+    struct Open<'a>(&'a str);
+    impl GameVisitor for Open<'_> {
+        type Output = Result<Box<dyn DynGame>, SetupError>;
+        fn visit<P: GamePosition>(self, config: P::Config) -> Self::Output {
+            Ok(Box::new(Game::<P>::from_text(self.0, config)?))
+        }
+    }
+    kind.visit(Open(position))
+}

@@ -1,0 +1,37 @@
+//! Python bindings of chuhe (the native module `chuhe._chuhe`): the library face
+//! ([`game`]), the engine ([`engine`]) and the reinforcement-learning core ([`env`],
+//! [`pyenv`]), each written once over [`chuhe::GamePosition`]. The pure-Python package lives
+//! in `python/chuhe/`.
+
+pub mod core;
+pub mod engine;
+pub mod env;
+pub mod errors;
+pub mod game;
+pub mod pyenv;
+
+use pyo3::prelude::*;
+
+#[pymodule]
+fn _chuhe(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add(
+        "InvalidMoveError",
+        py.get_type::<errors::InvalidMoveError>(),
+    )?;
+    m.add(
+        "IllegalMoveError",
+        py.get_type::<errors::IllegalMoveError>(),
+    )?;
+    m.add(
+        "InvalidPositionError",
+        py.get_type::<errors::InvalidPositionError>(),
+    )?;
+    m.add_class::<game::Game>()?;
+    m.add_class::<game::Move>()?;
+    m.add_class::<engine::Engine>()?;
+    m.add_class::<pyenv::EnvCore>()?;
+    m.add_class::<pyenv::VecCore>()?;
+    m.add_function(wrap_pyfunction!(pyenv::env_spec, m)?)?;
+    Ok(())
+}

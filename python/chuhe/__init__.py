@@ -1,0 +1,109 @@
+"""chuhe: Xiongqi (熊棋) and Xiangqi (象棋) for Python.
+
+The rules, notations and engine are chuhe's Rust core (``chuhe._chuhe``); this package adds
+the Python face: :class:`Game`, :class:`Move`, :class:`Engine`, the Gymnasium environments
+``chuhe/Xiongqi-v0``, ``chuhe/Xiangqi-v0``, ``chuhe/XiangqiCapture-v0`` (registered on import),
+the vector environment :class:`chuhe.vector.ChuheVectorEnv` and the PettingZoo environments in
+:mod:`chuhe.pettingzoo`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ._chuhe import (
+    Game,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidPositionError,
+    Move,
+)
+from ._chuhe import Engine as _NativeEngine
+
+__all__ = [
+    "GAMES",
+    "Analysis",
+    "Engine",
+    "Game",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "InvalidPositionError",
+    "Move",
+]
+
+#: The games, by the names ``Game`` and the environments take.
+GAMES = ("xiongqi", "xiangqi", "xiangqi-capture")
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The result of :meth:`Engine.analyse`.
+
+    ``score`` is in centipawns from the side to move's view (``None`` when a forced end was
+    found); ``mate`` is the number of moves to a forced end (positive: the side to move wins).
+    """
+
+    best: Move | None
+    score: int | None
+    mate: int | None
+    depth: int
+    nodes: int
+    seconds: float
+    pv: list[Move]
+
+
+class Engine:
+    """chuhe's engine. ``Engine(hash_mb=16, threads=1)``; searches release the GIL."""
+
+    def __init__(self, hash_mb: int = 16, threads: int = 1) -> None:
+        self._native = _NativeEngine(hash_mb, threads)
+
+    def analyse(
+        self,
+        game: Game,
+        *,
+        depth: int | None = None,
+        nodes: int | None = None,
+        movetime: float | None = None,
+    ) -> Analysis:
+        """Searches ``game``'s position (history included) within the limits given
+        (``movetime`` in seconds)."""
+        best, kind, value, d, n, secs, pv = self._native._search(game, depth, nodes, movetime)
+        return Analysis(
+            best=best,
+            score=value if kind == "cp" else None,
+            mate=value if kind == "mate" else None,
+            depth=d,
+            nodes=n,
+            seconds=secs,
+            pv=pv,
+        )
+
+    def play(
+        self,
+        game: Game,
+        *,
+        depth: int | None = None,
+        nodes: int | None = None,
+        movetime: float | None = None,
+    ) -> Move:
+        """The engine's move in ``game``'s position."""
+        best = self.analyse(game, depth=depth, nodes=nodes, movetime=movetime).best
+        if best is None:  # pragma: no cover - a game with moves always has a best one
+            raise ValueError("the engine found no move")
+        return best
+
+
+def _register() -> None:
+    import gymnasium
+
+    for env_id, game in (
+        ("chuhe/Xiongqi-v0", "xiongqi"),
+        ("chuhe/Xiangqi-v0", "xiangqi"),
+        ("chuhe/XiangqiCapture-v0", "xiangqi-capture"),
+    ):
+        if env_id not in gymnasium.registry:
+            gymnasium.register(id=env_id, entry_point="chuhe.envs:ChuheEnv", kwargs={"game": game})
+
+
+_register()

@@ -1,0 +1,156 @@
+"""Gymnasium environments of every chuhe game (one class, the game chosen by name).
+
+Observation: ``float32[2*R + 2, RANKS, FILES]`` from the side to move's view (R roles: 10 for
+Xiongqi, 7 for Xiangqi). Plane ``r`` marks the side to move's pieces of role ``r``, plane
+``R + r`` the opponent's; plane ``2R`` is filled with the earlier occurrences of the position
+(0, 1/3, 2/3, 1 for three or more), plane ``2R + 1`` with the half-move clock / 200 (at most
+1). Row 0 is the side to move's own back rank (the board is flipped rank-wise for the second
+player; files are not mirrored). Shapes: Xiongqi ``(22, 8, 8)``, Xiangqi ``(16, 10, 9)``.
+
+Action: ``Discrete(SQUARES * SQUARES * CHOICES)``, action ``(from * SQUARES + to) * CHOICES +
+choice`` with squares ``rank * FILES + file`` in the same view as the observation. ``choice``
+is 0, or for Xiongqi 1-6 for a promotion to E, A, C, R, B, H (X2). Xiongqi: 64*64*7 = 28672
+actions; Xiangqi: 90*90 = 8100. :meth:`ChuheEnv.encode_move` and
+:meth:`ChuheEnv.decode_action` convert. ``info["action_mask"]`` (``int8``) and
+:meth:`ChuheEnv.action_masks` give the legal actions.
+
+Rewards: +1 win, -1 loss, 0 draw or game going on, from the view of the agent (the side that
+moved, in self-play). An illegal action ends the episode with -1 and
+``info["illegal_action"] = True``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from ._chuhe import EnvCore, Game, Move
+
+__all__ = ["ChuheEnv"]
+
+
+class ChuheEnv(gym.Env):
+    """A chuhe game as a Gymnasium environment.
+
+    ``opponent``: ``None`` (self-play: each step is one move of the side to move),
+    ``"random"`` (a random legal reply), or ``"engine"`` (chuhe's engine with
+    ``engine_nodes`` or ``engine_depth``; 1000 nodes when neither is given). ``agent_side``:
+    ``"first"``, ``"second"`` or ``"random"`` (with an opponent). ``max_plies`` truncates.
+    """
+
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
+
+    def __init__(
+        self,
+        game: str = "xiongqi",
+        position: str | None = None,
+        opponent: str | None = None,
+        engine_nodes: int | None = None,
+        engine_depth: int | None = None,
+        agent_side: str = "first",
+        max_plies: int | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"unknown render_mode {render_mode!r} (ansi, rgb_array)")
+        self.game_name = game
+        self.render_mode = render_mode
+        self._core = EnvCore(
+            game, position, opponent, engine_nodes, engine_depth, agent_side, max_plies
+        )
+        files, ranks, planes, choices, actions = self._core.spec()
+        self.files, self.ranks, self.choices = files, ranks, choices
+        self.observation_space = spaces.Box(0.0, 1.0, (planes, ranks, files), np.float32)
+        self.action_space = spaces.Discrete(actions)
+        self._shape = (planes, ranks, files)
+        self._mask = np.zeros(actions, np.int8)
+        self._seeded = False
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        super().reset(seed=seed)
+        core_seed = None
+        if seed is not None or not self._seeded:
+            core_seed = int(self.np_random.integers(2**63))
+            self._seeded = True
+        obs = np.empty(self._shape, np.float32)
+        mask = np.empty(self.action_space.n, np.int8)
+        self._core.reset(core_seed, obs, mask)
+        self._mask = mask
+        return obs, {"action_mask": mask}
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        obs = np.empty(self._shape, np.float32)
+        mask = np.empty(self.action_space.n, np.int8)
+        reward, terminated, truncated, illegal = self._core.step(int(action), obs, mask)
+        self._mask = mask
+        info: dict[str, Any] = {"action_mask": mask}
+        if illegal:
+            info["illegal_action"] = True
+        return obs, float(reward), terminated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions as booleans (sb3-contrib's MaskablePPO calls this)."""
+        return self._mask.astype(bool)
+
+    def legal_actions(self) -> list[int]:
+        """The legal actions, ascending."""
+        return self._core.legal_actions()
+
+    def sample_legal_action(self) -> int | None:
+        """A uniformly random legal action (drawn in Rust), ``None`` when there is none."""
+        return self._core.sample()
+
+    def encode_move(self, move: Move | str) -> int:
+        """The action of a move of the current position (a ``Move`` or its text)."""
+        return self._core.encode(move)
+
+    def decode_action(self, action: int) -> Move | None:
+        """The move an action stands for in the current position (legal or not), or ``None``
+        when the number encodes no move."""
+        return self._core.decode(int(action))
+
+    @property
+    def game(self) -> Game:
+        """A copy of the game so far."""
+        return self._core.game()
+
+    @property
+    def agent_side(self) -> str:
+        """The agent's side this episode: ``"first"`` or ``"second"``."""
+        return self._core.agent
+
+    def render(self) -> str | np.ndarray | None:
+        if self.render_mode == "ansi":
+            return self._core.board() + "\n"
+        if self.render_mode == "rgb_array":
+            return draw_board(self.files, self.ranks, self._core.pieces())
+        return None
+
+
+_CELL = 32
+
+
+def draw_board(files: int, ranks: int, pieces: list[tuple[int, int, int]]) -> np.ndarray:
+    """A simple raster of the board (rank 1 at the bottom): grid lines, a disc per piece, red
+    for the first player and black for the second, with a light ring per role index."""
+    h, w = ranks * _CELL, files * _CELL
+    img = np.empty((h, w, 3), np.uint8)
+    img[:] = (222, 184, 135)
+    img[_CELL // 2 :: _CELL, _CELL // 2 : w - _CELL // 2 + 1] = (90, 60, 30)
+    img[_CELL // 2 : h - _CELL // 2 + 1, _CELL // 2 :: _CELL] = (90, 60, 30)
+    yy, xx = np.mgrid[0:_CELL, 0:_CELL]
+    d2 = (yy - _CELL / 2 + 0.5) ** 2 + (xx - _CELL / 2 + 0.5) ** 2
+    disc = d2 <= (_CELL * 0.42) ** 2
+    for index, side, role in pieces:
+        f, r = index % files, index // files
+        y0, x0 = (ranks - 1 - r) * _CELL, f * _CELL
+        cell = img[y0 : y0 + _CELL, x0 : x0 + _CELL]
+        cell[disc] = (200, 30, 30) if side == 0 else (30, 30, 30)
+        ring = np.abs(np.sqrt(d2) - (2 + role) * 1.2) < 0.6
+        cell[ring & disc] = (250, 240, 220)
+    return img

@@ -1,0 +1,128 @@
+"""The PettingZoo AEC environment of every chuhe game (one class, the game chosen by name).
+
+Agents ``player_0`` (first player: Xiangqi's red, Xiongqi's South) and ``player_1``. Each
+observation is ``{"observation": float32[planes, ranks, files], "action_mask": int8[actions]}``
+from that agent's view, with the planes and the action encoding of :mod:`chuhe.envs`; the mask
+is all zeros for the agent not to move. Rewards +1/-1/0 at the end; an illegal action loses.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from .._chuhe import EnvCore
+from ..envs import draw_board
+
+_SIDES = {"first": "player_0", "second": "player_1"}
+
+
+class ChuheAEC(AECEnv):
+    """Two agents playing a chuhe game in turn."""
+
+    metadata: dict[str, Any] = {
+        "render_modes": ["ansi", "rgb_array"],
+        "name": "chuhe_v0",
+        "is_parallelizable": False,
+        "render_fps": 4,
+    }
+
+    def __init__(
+        self,
+        game: str = "xiongqi",
+        position: str | None = None,
+        max_plies: int | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.game_name = game
+        self.render_mode = render_mode
+        self._core = EnvCore(game, position, None, None, None, "first", max_plies)
+        files, ranks, planes, _choices, actions = self._core.spec()
+        self.files, self.ranks = files, ranks
+        self._shape = (planes, ranks, files)
+        self._n = actions
+        self.possible_agents = ["player_0", "player_1"]
+        self.agents = self.possible_agents[:]
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, self._shape, np.float32),
+                "action_mask": spaces.Box(0, 1, (actions,), np.int8),
+            }
+        )
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(actions) for a in self.possible_agents}
+        self._obs = np.zeros(self._shape, np.float32)
+        self._mask = np.zeros(actions, np.int8)
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        obs = np.empty(self._shape, np.float32)
+        self._core.observe("first" if agent == "player_0" else "second", obs)
+        if agent == self.agent_selection and not self.terminations.get(agent, False):
+            mask = self._mask.copy()
+        else:
+            mask = np.zeros(self._n, np.int8)
+        return {"observation": obs, "action_mask": mask}
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self.agents = self.possible_agents[:]
+        self._core.reset(seed, self._obs, self._mask)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = _SIDES[self._core.turn]
+
+    def step(self, action: int) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        reward, terminated, truncated, illegal = self._core.step(
+            int(action), self._obs, self._mask
+        )
+        other = "player_1" if agent == "player_0" else "player_0"
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {agent: float(reward), other: -float(reward)}
+        if illegal:
+            self.infos[agent] = {"illegal_action": True}
+        for a in self.agents:
+            self.terminations[a] = terminated
+            self.truncations[a] = truncated
+        self.agent_selection = _SIDES[self._core.turn]
+        self._accumulate_rewards()
+
+    def render(self) -> str | np.ndarray | None:
+        if self.render_mode == "ansi":
+            return self._core.board() + "\n"
+        if self.render_mode == "rgb_array":
+            return draw_board(self.files, self.ranks, self._core.pieces())
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+def make_env(game: str, name: str):
+    """The ``env`` and ``raw_env`` constructors of a game's module."""
+
+    def raw_env(**kwargs: Any) -> ChuheAEC:
+        env = ChuheAEC(game, **kwargs)
+        env.metadata = {**ChuheAEC.metadata, "name": name}
+        return env
+
+    def env(**kwargs: Any) -> AECEnv:
+        return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+
+    return env, raw_env
