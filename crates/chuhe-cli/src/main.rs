@@ -810,7 +810,10 @@ fn write_record(args: &PcnArgs, out: &mut Output) -> Result<(), CliError> {
                     status.as_str()
                 )));
             }
-            game.declare(chuhe::Outcome { status, winner });
+            game.declare(match winner {
+                Some(side) => chuhe::Outcome::win(status, side),
+                None => chuhe::Outcome::draw(status),
+            });
         }
         _ => {
             return Err(CliError::user(

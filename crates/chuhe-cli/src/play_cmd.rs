@@ -345,6 +345,10 @@ fn in_words(outcome: Outcome) -> String {
         Status::Agreement => "agreement",
         Status::Check | Status::Stale => outcome.status.as_str(),
     };
+    let how = match outcome.reason {
+        Some(rule) => format!("{how} ({})", rule.as_str()),
+        None => how.to_string(),
+    };
     match outcome.winner {
         Some(Side::First) => format!("first (South/Red) wins by {how}"),
         Some(Side::Second) => format!("second (North/Black) wins by {how}"),

@@ -138,9 +138,9 @@ fn check_result(
                     claimed.as_str()
                 )));
             };
-            game.declare(Outcome {
-                status: claimed,
-                winner,
+            game.declare(match winner {
+                Some(side) => Outcome::win(claimed, side),
+                None => Outcome::draw(claimed),
             });
             Ok(())
         }
