@@ -4,31 +4,14 @@
 #[allow(dead_code)]
 mod common;
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 /// Runs `chuhe play ARGS` with `input` on standard input: (exit code, stdout, stderr).
 fn play(args: &[&str], input: &str) -> (Option<i32>, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chuhe"))
-        .arg("play")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let mut all = vec!["play"];
+    all.extend_from_slice(args);
+    let r = common::chuhe_with_input(&all, input);
+    (r.code, r.stdout, r.stderr)
 }
 
 fn temp_path(name: &str) -> String {

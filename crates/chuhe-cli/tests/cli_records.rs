@@ -3,9 +3,6 @@
 #[allow(dead_code)]
 mod common;
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 use common::{fails, ok};
 use serde_json::Value;
 
@@ -85,22 +82,9 @@ fn replay_names_the_first_illegal_move_of_a_record() {
     let err = fails(&["replay", file.path()]);
     assert!(err.contains("illegal move 'e4+e6' at ply 3"), "{err}");
     // The same through standard input.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chuhe"))
-        .args(["replay", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(pcn.as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
-    assert_eq!(output.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("at ply 3"));
+    let r = common::chuhe_with_input(&["replay", "-"], &pcn);
+    assert_eq!(r.code, Some(2));
+    assert!(r.stderr.contains("at ply 3"), "{}", r.stderr);
 }
 
 #[test]

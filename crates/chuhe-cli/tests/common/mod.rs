@@ -29,6 +29,31 @@ pub fn chuhe(args: &[&str]) -> Run {
     }
 }
 
+/// Runs `chuhe ARGS…` with `input` on standard input.
+pub fn chuhe_with_input(args: &[&str], input: &str) -> Run {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chuhe"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the chuhe binary runs");
+    // A command may stop reading early: a closed pipe is not the test's concern.
+    let _ = child
+        .stdin
+        .take()
+        .expect("stdin is piped")
+        .write_all(input.as_bytes());
+    let out = child.wait_with_output().expect("the chuhe binary finishes");
+    Run {
+        code: out.status.code(),
+        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+    }
+}
+
 /// Runs a command that must succeed; returns its stdout.
 pub fn ok(args: &[&str]) -> String {
     let r = chuhe(args);
