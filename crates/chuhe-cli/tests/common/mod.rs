@@ -30,6 +30,7 @@ pub fn chuhe(args: &[&str]) -> Run {
 }
 
 /// Runs `chuhe ARGS…` with `input` on standard input.
+#[allow(dead_code)] // not every test binary feeds standard input
 pub fn chuhe_with_input(args: &[&str], input: &str) -> Run {
     use std::io::Write;
     use std::process::Stdio;
