@@ -82,6 +82,14 @@ CASES = [
      "c5b7 e5e6 b7c5 e6e5", "second", "perpetual chase"),
     ("perpetual check first", "4k4/R8/9/9/9/9/9/9/9/3K5 w - - 0 1",
      "a9a10 e10e9 a10a9 e9e10", "second", "perpetual check"),
+    # An attack kept while the attacker shuttles along the line is not a new attack.
+    ("kept attacks on both sides", "5k3/6r2/2n6/9/9/9/9/6N2/2R6/3K5 w - - 0 1",
+     "c2c3 g9g8 c3c2 g8g9", "none", "plain repetition"),
+    ("a kept attack on one side", "5k3/6r2/2n6/9/9/9/9/9/2R6/3K5 w - - 0 1",
+     "c2c3 g9g8 c3c2 g8g9", "none", "plain repetition"),
+    # Every red move attacks a horse, but not the same one: no piece is chased throughout.
+    ("a new victim every move", "5k3/7r1/1nn6/9/9/9/9/6NN1/1R7/3K5 w - - 0 1",
+     "b2c2 h9g9 c2b2 g9h9", "none", "plain repetition"),
 ]
 
 
