@@ -810,10 +810,7 @@ fn write_record(args: &PcnArgs, out: &mut Output) -> Result<(), CliError> {
                     status.as_str()
                 )));
             }
-            game.declare(match winner {
-                Some(side) => chuhe::Outcome::win(status, side),
-                None => chuhe::Outcome::draw(status),
-            });
+            game.declare(chuhe::Outcome::new(status, winner));
         }
         _ => {
             return Err(CliError::user(

@@ -18,7 +18,7 @@ use std::sync::{mpsc, Arc};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use chuhe::notation::pcn::{Meta, Pcn, SideInfo, Sides, Winner};
+use chuhe::notation::pcn::{Meta, Pcn, SideInfo, Sides};
 use chuhe::{AnyGame, GameKind, MoveNotation, Outcome, PositionFormat, Side, Status};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -542,11 +542,7 @@ fn play_game(
         setup,
         moves,
         status: Some(outcome.status),
-        winner: Some(match outcome.winner {
-            Some(Side::First) => Winner::First,
-            Some(Side::Second) => Winner::Second,
-            None => Winner::None,
-        }),
+        winner: Some(chuhe::record::winner_of(outcome.winner)),
     };
     Some(GameReport {
         index: job.index,

@@ -152,6 +152,21 @@ impl std::str::FromStr for RepetitionRule {
 }
 
 impl Outcome {
+    /// The game ended by `status`, won by `winner` (`None`: a draw).
+    ///
+    /// ```
+    /// use chuhe::{Outcome, Side, Status};
+    /// assert_eq!(Outcome::new(Status::Resignation, Some(Side::First)), Outcome::win(Status::Resignation, Side::First));
+    /// assert!(Outcome::new(Status::Agreement, None).is_draw());
+    /// ```
+    pub const fn new(status: Status, winner: Option<Side>) -> Outcome {
+        Outcome {
+            status,
+            winner,
+            reason: None,
+        }
+    }
+
     /// `winner` won by `status`.
     pub const fn win(status: Status, winner: Side) -> Outcome {
         Outcome {

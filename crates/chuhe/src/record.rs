@@ -98,11 +98,7 @@ fn check_result(
     status: Option<Status>,
     winner: Option<Winner>,
 ) -> Result<(), RecordError> {
-    let winner = winner.map(|w| match w {
-        Winner::First => Some(Side::First),
-        Winner::Second => Some(Side::Second),
-        Winner::None => None,
-    });
+    let winner = winner.map(side_of_winner);
     let plies = game.plies();
     match (game.outcome(), status) {
         (Some(actual), Some(claimed)) if actual.status != claimed => {
@@ -138,20 +134,32 @@ fn check_result(
                     claimed.as_str()
                 )));
             };
-            game.declare(match winner {
-                Some(side) => Outcome::win(claimed, side),
-                None => Outcome::draw(claimed),
-            });
+            game.declare(Outcome::new(claimed, winner));
             Ok(())
         }
     }
 }
 
+/// `first`, `second` or `none`, as records write a winner.
 fn winner_word(winner: Option<Side>) -> &'static str {
+    winner.map_or("none", Side::as_str)
+}
+
+/// A record's winner for a game's (`None`: a draw).
+pub fn winner_of(winner: Option<Side>) -> Winner {
     match winner {
-        Some(Side::First) => "first",
-        Some(Side::Second) => "second",
-        None => "none",
+        Some(Side::First) => Winner::First,
+        Some(Side::Second) => Winner::Second,
+        None => Winner::None,
+    }
+}
+
+/// The game's winner for a record's (`None`: a draw).
+pub fn side_of_winner(winner: Winner) -> Option<Side> {
+    match winner {
+        Winner::First => Some(Side::First),
+        Winner::Second => Some(Side::Second),
+        Winner::None => None,
     }
 }
 
@@ -183,11 +191,7 @@ pub fn to_pcn(game: &dyn AnyGame, times: &[f64]) -> Pcn {
         .insert("game".into(), json!(game.kind().name()));
     if let Some(outcome) = game.outcome() {
         pcn.status = Some(outcome.status);
-        pcn.winner = Some(match outcome.winner {
-            Some(Side::First) => Winner::First,
-            Some(Side::Second) => Winner::Second,
-            None => Winner::None,
-        });
+        pcn.winner = Some(winner_of(outcome.winner));
     }
     pcn
 }

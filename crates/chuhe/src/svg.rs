@@ -136,20 +136,14 @@ impl<'a, P: GamePosition> SvgBoard<'a, P> {
         };
         if geometry.points {
             let half = CELL / 2.0;
-            writeln!(
+            let fill = format!(r#"fill="{BOARD_FILL}""#);
+            rect(
                 out,
-                r#"<rect x="{}" y="{}" width="{}" height="{}" fill="{BOARD_FILL}"/>"#,
-                left - half,
-                top - half,
-                right - left + CELL,
-                bottom - top + CELL
+                (left - half, top - half, right + half, bottom + half),
+                &fill,
             )?;
-            writeln!(
-                out,
-                r#"<rect x="{left}" y="{}" width="{}" height="{CELL}" fill="{RIVER}" opacity="0.35"/>"#,
-                river_y - half,
-                right - left
-            )?;
+            let river = format!(r#"fill="{RIVER}" opacity="0.35""#);
+            rect(out, (left, river_y - half, right, river_y + half), &river)?;
             let mut path = String::new();
             for rank in 0..ranks {
                 let y = self.centre(square(0, rank).unwrap_or(first)).1;
@@ -180,16 +174,8 @@ impl<'a, P: GamePosition> SvgBoard<'a, P> {
                     }
                 }
             }
-            writeln!(
-                out,
-                r#"<path d="{path}" stroke="{LINE}" stroke-width="1.5" fill="none"/>"#
-            )?;
-            writeln!(
-                out,
-                r#"<rect x="{left}" y="{top}" width="{}" height="{}" stroke="{LINE}" stroke-width="3" fill="none"/>"#,
-                right - left,
-                bottom - top
-            )?;
+            writeln!(out, r#"<path d="{path}" {LINES}/>"#)?;
+            rect(out, (left, top, right, bottom), BORDER)?;
             let (chu, han) = if self.flipped {
                 ("漢界", "楚河")
             } else {
@@ -209,11 +195,10 @@ impl<'a, P: GamePosition> SvgBoard<'a, P> {
         } else {
             let half = CELL / 2.0;
             let (left, right, top, bottom) = (left - half, right + half, top - half, bottom + half);
-            writeln!(
+            rect(
                 out,
-                r#"<rect x="{left}" y="{top}" width="{}" height="{}" fill="{BOARD_FILL}"/>"#,
-                right - left,
-                bottom - top
+                (left, top, right, bottom),
+                &format!(r#"fill="{BOARD_FILL}""#),
             )?;
             let mut path = String::new();
             for i in 1..ranks {
@@ -224,20 +209,12 @@ impl<'a, P: GamePosition> SvgBoard<'a, P> {
                 let x = left + f64::from(i) * CELL;
                 write!(path, "M{x} {top}V{bottom}")?;
             }
-            writeln!(
-                out,
-                r#"<path d="{path}" stroke="{LINE}" stroke-width="1.5" fill="none"/>"#
-            )?;
+            writeln!(out, r#"<path d="{path}" {LINES}/>"#)?;
             writeln!(
                 out,
                 r#"<path d="M{left} {river_y}H{right}" stroke="{RIVER}" stroke-width="6"/>"#
             )?;
-            writeln!(
-                out,
-                r#"<rect x="{left}" y="{top}" width="{}" height="{}" stroke="{LINE}" stroke-width="3" fill="none"/>"#,
-                right - left,
-                bottom - top
-            )?;
+            rect(out, (left, top, right, bottom), BORDER)?;
         }
         Ok(())
     }
@@ -443,6 +420,24 @@ pub fn parse_arrow<S: GameSquare>(text: &str) -> Result<(S, S), MoveError> {
         }
     };
     Ok((parse_square(from, text)?, parse_square(to, text)?))
+}
+
+/// The style of the grid's lines and of its border.
+const LINES: &str = r##"stroke="#5b3a1a" stroke-width="1.5" fill="none""##;
+const BORDER: &str = r##"stroke="#5b3a1a" stroke-width="3" fill="none""##;
+
+/// A rectangle from (left, top) to (right, bottom) with the attributes `style`.
+fn rect(
+    out: &mut String,
+    (left, top, right, bottom): (f64, f64, f64, f64),
+    style: &str,
+) -> fmt::Result {
+    writeln!(
+        out,
+        r#"<rect x="{left}" y="{top}" width="{}" height="{}" {style}/>"#,
+        right - left,
+        bottom - top
+    )
 }
 
 /// Fonts with the Chinese characters, most specific first.
