@@ -295,6 +295,19 @@ enum Command {
     /// Plays a game at the terminal, against the engine or between two people; reads moves
     /// and commands from standard input (scriptable) and saves the game as PCN.
     Play(play_cmd::PlayArgs),
+    /// Serves the page where people play in the browser, against the engine or a friend
+    /// (invite and spectator links), every game kept in a database; prints the address.
+    Serve {
+        /// The address to listen on (loopback unless told otherwise).
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        addr: String,
+        /// The database: a SQLite file (created on first start) or a postgres:// URL.
+        #[arg(long, default_value = "chuhe-games.sqlite3")]
+        db: String,
+        /// The engine's thinking time per move, in milliseconds (10–60000).
+        #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(10..=60_000))]
+        engine_movetime: u64,
+    },
 }
 
 fn main() -> ExitCode {
@@ -403,6 +416,7 @@ fn run(cli: Cli, out: &mut Output) -> Result<(), CliError> {
                     .filter(|a| !a.is_empty())
                     .map(String::from)
                     .collect(),
+                square_targets: false,
             };
             let svg = game
                 .board_svg(&options)
@@ -423,6 +437,16 @@ fn run(cli: Cli, out: &mut Output) -> Result<(), CliError> {
         Command::Bench(args) => engine_cmd::bench(&args, out),
         Command::Analyze(args) => engine_cmd::analyze(&args, out),
         Command::Play(args) => play_cmd::play(&args, out),
+        Command::Serve {
+            addr,
+            db,
+            engine_movetime,
+        } => chuhe_server::serve(chuhe_server::ServeOptions {
+            addr,
+            db,
+            engine_movetime: std::time::Duration::from_millis(engine_movetime),
+        })
+        .map_err(|e| CliError::user(format!("serve: {e}"))),
     }
 }
 

@@ -7,7 +7,7 @@
 use std::io::{BufRead, IsTerminal, Write};
 use std::time::{Duration, Instant};
 
-use chuhe::{AnyGame, MoveNotation, Outcome, Side, Status};
+use chuhe::{AnyGame, MoveNotation, Side};
 use chuhe_engine::{Engine, Limits, MAX_LEVEL};
 
 use crate::output::{CliError, Output};
@@ -114,7 +114,7 @@ pub fn play(args: &PlayArgs, out: &mut Output) -> Result<(), CliError> {
     let mut asked = Instant::now();
     loop {
         if let Some(outcome) = session.game.outcome() {
-            out.write_now(&format!("game over: {}\n", in_words(outcome)))?;
+            out.write_now(&format!("game over: {}\n", outcome.in_words()))?;
             break;
         }
         if session.engine_to_move() {
@@ -325,34 +325,6 @@ impl Session {
                 "cannot save the game to '{path}': {e}"
             ))),
         }
-    }
-}
-
-/// A result in words: `checkmate: first (South/Red) wins`.
-fn in_words(outcome: Outcome) -> String {
-    let how = match outcome.status {
-        Status::Checkmate => "checkmate",
-        Status::Stalemate => "stalemate (no legal move)",
-        Status::Nomove => "no legal move",
-        Status::Bareking => "bare king",
-        Status::Mareking => "the general was captured",
-        Status::Insufficient => "neither side can win",
-        Status::Resignation => "resignation",
-        Status::Illegalmove => "an illegal move",
-        Status::Timelimit => "time",
-        Status::Movelimit => "the move limit",
-        Status::Repetition => "repetition",
-        Status::Agreement => "agreement",
-        Status::Check | Status::Stale => outcome.status.as_str(),
-    };
-    let how = match outcome.reason {
-        Some(rule) => format!("{how} ({})", rule.as_str()),
-        None => how.to_string(),
-    };
-    match outcome.winner {
-        Some(Side::First) => format!("first (South/Red) wins by {how}"),
-        Some(Side::Second) => format!("second (North/Black) wins by {how}"),
-        None => format!("draw by {how}"),
     }
 }
 

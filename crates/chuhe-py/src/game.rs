@@ -322,6 +322,7 @@ impl Game {
             size: Some(size),
             last_move,
             arrows,
+            square_targets: false,
         };
         self.inner
             .board_svg(&options)

@@ -34,6 +34,8 @@ pub trait AnyGame: Send + Sync {
     /// Plays a move written in `notation`; returns it in every notation of the game. On
     /// error the game is unchanged.
     fn play_text(&mut self, text: &str, notation: MoveNotation) -> Result<MoveTexts, MoveError>;
+    /// A legal move written in `notation`, in every notation of the game, without playing it.
+    fn move_texts(&self, text: &str, notation: MoveNotation) -> Result<MoveTexts, MoveError>;
     /// Takes back the last move (and any declared result); its PMN, if there was one.
     fn undo(&mut self) -> Option<String>;
     /// The legal moves (history included) written in `notation`, sorted.
@@ -93,15 +95,22 @@ impl<P: GamePosition> AnyGame for Game<P> {
     }
 
     fn play_text(&mut self, text: &str, notation: MoveNotation) -> Result<MoveTexts, MoveError> {
+        let texts = self.move_texts(text, notation)?;
+        let m = self.position().parse_move_as(text, notation)?;
+        self.play(m)?;
+        Ok(texts)
+    }
+
+    fn move_texts(&self, text: &str, notation: MoveNotation) -> Result<MoveTexts, MoveError> {
         if let Some(outcome) = self.outcome() {
             return Err(MoveError::GameOver { outcome });
         }
-        let before = self.position().clone();
-        let m = before.parse_move_as(text, notation)?;
-        self.play(m)?;
+        let pos = self.position();
+        let m = pos.parse_move_as(text, notation)?;
+        pos.check_move(m)?;
         Ok(P::notations()
             .iter()
-            .filter_map(|&n| Some((n.name(), before.move_to_text(m, n).ok()?)))
+            .filter_map(|&n| Some((n.name(), pos.move_to_text(m, n).ok()?)))
             .collect())
     }
 
@@ -230,7 +239,8 @@ impl<P: GamePosition> AnyGame for Game<P> {
             .position()
             .svg()
             .glyphs(options.glyphs)
-            .flipped(options.flipped);
+            .flipped(options.flipped)
+            .square_targets(options.square_targets);
         if let Some(size) = options.size {
             board = board.size(size);
         }

@@ -204,6 +204,42 @@ impl Outcome {
         self.winner.is_none()
     }
 
+    /// The result in words, for people: `first (South/Red) wins by checkmate`,
+    /// `second (North/Black) wins by repetition (perpetual chase)`, `draw by agreement`.
+    ///
+    /// ```
+    /// use chuhe::{Outcome, Side, Status};
+    /// let o = Outcome::win(Status::Timelimit, Side::Second);
+    /// assert_eq!(o.in_words(), "second (North/Black) wins on time");
+    /// assert_eq!(Outcome::draw(Status::Agreement).in_words(), "draw by agreement");
+    /// ```
+    pub fn in_words(&self) -> String {
+        let how = match self.status {
+            Status::Checkmate => "by checkmate",
+            Status::Stalemate => "by stalemate (no legal move)",
+            Status::Nomove => "as the other side has no legal move",
+            Status::Bareking => "by bare king",
+            Status::Mareking => "as the general was captured",
+            Status::Insufficient => "as neither side can win",
+            Status::Resignation => "by resignation",
+            Status::Illegalmove => "by an illegal move",
+            Status::Timelimit => "on time",
+            Status::Movelimit => "by the move limit",
+            Status::Repetition => "by repetition",
+            Status::Agreement => "by agreement",
+            Status::Check | Status::Stale => self.status.as_str(),
+        };
+        let how = match self.reason {
+            Some(rule) => format!("{how} ({})", rule.as_str()),
+            None => how.to_string(),
+        };
+        match self.winner {
+            Some(Side::First) => format!("first (South/Red) wins {how}"),
+            Some(Side::Second) => format!("second (North/Black) wins {how}"),
+            None => format!("draw {how}"),
+        }
+    }
+
     /// The winner as the CLI and PCN write it: `first`, `second` or `none`.
     pub fn winner_str(&self) -> &'static str {
         match self.winner {

@@ -42,6 +42,7 @@ pub struct SvgBoard<'a, P: GamePosition> {
     last_move: Option<(P::Square, P::Square)>,
     arrows: Vec<(P::Square, P::Square)>,
     check: bool,
+    square_targets: bool,
 }
 
 impl<'a, P: GamePosition> SvgBoard<'a, P> {
@@ -56,6 +57,7 @@ impl<'a, P: GamePosition> SvgBoard<'a, P> {
             last_move: None,
             arrows: Vec::new(),
             check: true,
+            square_targets: false,
         }
     }
 
@@ -91,6 +93,23 @@ impl<'a, P: GamePosition> SvgBoard<'a, P> {
     /// Marks (the default) or not the general of the side to move when it is in check.
     pub fn check_mark(self, check: bool) -> Self {
         SvgBoard { check, ..self }
+    }
+
+    /// Adds, over everything else, a transparent `<rect class="square" data-square="e3">`
+    /// on every square, for a page that makes the board clickable and highlights squares
+    /// with CSS.
+    ///
+    /// ```
+    /// use chuhe::{xiongqi, GamePosition};
+    /// let svg = xiongqi::Position::start().svg().square_targets(true).to_string();
+    /// assert_eq!(svg.matches("data-square=").count(), 64);
+    /// assert!(svg.contains(r#"data-square="e3""#));
+    /// ```
+    pub fn square_targets(self, square_targets: bool) -> Self {
+        SvgBoard {
+            square_targets,
+            ..self
+        }
     }
 
     /// The centre of a square (or point) in the picture's units.
@@ -342,6 +361,26 @@ impl<'a, P: GamePosition> SvgBoard<'a, P> {
         Ok(())
     }
 
+    fn targets(&self, out: &mut String) -> fmt::Result {
+        if !self.square_targets {
+            return Ok(());
+        }
+        let h = CELL / 2.0;
+        for index in 0..P::Square::COUNT {
+            let Some(sq) = P::Square::from_index(index) else {
+                continue;
+            };
+            let (x, y) = self.centre(sq);
+            writeln!(
+                out,
+                r#"<rect class="square" data-square="{sq}" x="{}" y="{}" width="{CELL}" height="{CELL}" fill="transparent"/>"#,
+                x - h,
+                y - h,
+            )?;
+        }
+        Ok(())
+    }
+
     fn write(&self, out: &mut String) -> fmt::Result {
         let (width, height) = Self::extent();
         let pixels_high = (f64::from(self.size) * height / width).round();
@@ -363,6 +402,7 @@ impl<'a, P: GamePosition> SvgBoard<'a, P> {
         self.marks(out)?;
         self.pieces(out)?;
         self.arrows(out)?;
+        self.targets(out)?;
         writeln!(out, "</svg>")
     }
 }
@@ -388,6 +428,8 @@ pub struct SvgOptions {
     pub last_move: bool,
     /// Arrows, each as two squares (`e3e5`, `b10b3`, or with a dash: `e3-e5`).
     pub arrows: Vec<String>,
+    /// A transparent target on every square ([`SvgBoard::square_targets`]).
+    pub square_targets: bool,
 }
 
 /// Reads an arrow: two squares, side by side (`e3e5`, `b10b3`) or with a dash (`e3-e5`).

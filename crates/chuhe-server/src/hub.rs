@@ -1,0 +1,230 @@
+//! The games the server holds in memory, loaded from the store on first use, each behind its
+//! own lock with a channel that tells watchers (WebSocket connections) about changes. The hub
+//! also starts the engine when it is the engine's move and ends games whose clock runs out.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use tokio::sync::watch;
+
+use crate::error::ApiError;
+use crate::live::LiveGame;
+use crate::store::{Store, StoredGame};
+
+/// One game in memory.
+pub struct Table {
+    live: Mutex<LiveGame>,
+    changes: watch::Sender<u64>,
+}
+
+impl Table {
+    /// Locks the game.
+    pub fn lock(&self) -> MutexGuard<'_, LiveGame> {
+        // An action that panicked wrote nothing half-way to the store; the game in memory
+        // may be behind it, which a reload repairs.
+        self.live.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// A receiver that sees the version of every change.
+    pub fn subscribe(&self) -> watch::Receiver<u64> {
+        self.changes.subscribe()
+    }
+
+    fn announce(&self, version: u64) {
+        self.changes.send_replace(version);
+    }
+}
+
+/// Settings of the hub.
+#[derive(Clone, Debug)]
+pub struct HubOptions {
+    /// The engine's time per move (less when its clock is short).
+    pub engine_movetime: Duration,
+}
+
+impl Default for HubOptions {
+    fn default() -> Self {
+        HubOptions {
+            engine_movetime: Duration::from_millis(500),
+        }
+    }
+}
+
+/// The server's games.
+pub struct Hub {
+    store: Arc<dyn Store>,
+    tables: Mutex<HashMap<String, Arc<Table>>>,
+    options: HubOptions,
+}
+
+impl Hub {
+    /// A hub over `store`.
+    pub fn new(store: Arc<dyn Store>, options: HubOptions) -> Arc<Hub> {
+        Arc::new(Hub {
+            store,
+            tables: Mutex::new(HashMap::new()),
+            options,
+        })
+    }
+
+    /// The store.
+    pub fn store(&self) -> &dyn Store {
+        self.store.as_ref()
+    }
+
+    /// Adds a new game: writes it, then holds it.
+    pub fn create(self: &Arc<Self>, record: StoredGame) -> Result<Arc<Table>, ApiError> {
+        let live =
+            LiveGame::load(record.clone()).map_err(|e| ApiError::bad_request(e.to_string()))?;
+        self.store.create(&record)?;
+        Ok(self.insert(record.id, live))
+    }
+
+    fn insert(self: &Arc<Self>, id: String, live: LiveGame) -> Arc<Table> {
+        let (changes, _) = watch::channel(live.version());
+        let table = Arc::new(Table {
+            live: Mutex::new(live),
+            changes,
+        });
+        let mut tables = self.tables.lock().unwrap_or_else(|p| p.into_inner());
+        tables.entry(id).or_insert(table).clone()
+    }
+
+    /// The game with this id, loaded from the store when not in memory (a game interrupted
+    /// by a restart resumes here: the engine moves if it was its turn).
+    pub fn get(self: &Arc<Self>, id: &str) -> Result<Arc<Table>, ApiError> {
+        if !valid_id(id) {
+            return Err(ApiError::no_game(id));
+        }
+        if let Some(t) = self
+            .tables
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(id)
+        {
+            return Ok(t.clone());
+        }
+        let record = self.store.load(id)?.ok_or_else(|| ApiError::no_game(id))?;
+        let live = LiveGame::load(record)?;
+        let table = self.insert(id.to_string(), live);
+        self.after_change(id, &table);
+        Ok(table)
+    }
+
+    /// Runs `action` on the game under its lock (on a blocking thread), then tells watchers
+    /// and starts what follows (the engine's move, the clock's watch).
+    pub async fn act<T: Send + 'static>(
+        self: &Arc<Self>,
+        id: &str,
+        action: impl FnOnce(&mut LiveGame, &dyn Store) -> Result<T, ApiError> + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let hub = self.clone();
+        let id = id.to_string();
+        blocking(move || {
+            let table = hub.get(&id)?;
+            let out = {
+                let mut live = table.lock();
+                action(&mut live, hub.store())
+            };
+            hub.after_change(&id, &table);
+            out
+        })
+        .await
+    }
+
+    /// Reads the game under its lock, on a blocking thread (loading it may touch the store).
+    pub async fn read<T: Send + 'static>(
+        self: &Arc<Self>,
+        id: &str,
+        read: impl FnOnce(&LiveGame) -> T + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let hub = self.clone();
+        let id = id.to_string();
+        blocking(move || {
+            let table = hub.get(&id)?;
+            let live = table.lock();
+            Ok(read(&live))
+        })
+        .await
+    }
+
+    /// After any change: tells watchers, asks the engine for its move when it is its turn,
+    /// and watches the clock of the side to move.
+    fn after_change(self: &Arc<Self>, id: &str, table: &Arc<Table>) {
+        let (version, job, deadline) = {
+            let mut live = table.lock();
+            let job = live.engine_job(self.options.engine_movetime);
+            (live.version(), job, live.deadline())
+        };
+        table.announce(version);
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        if let Some(job) = job {
+            let (hub, id, table) = (self.clone(), id.to_string(), table.clone());
+            runtime.spawn_blocking(move || {
+                let answer = job.run();
+                let result = {
+                    let mut live = table.lock();
+                    live.engine_done(&job, answer, hub.store())
+                };
+                if let Err(e) = result {
+                    eprintln!("chuhe serve: game {id}: the engine's move was not kept: {e}");
+                }
+                hub.after_change(&id, &table);
+            });
+        }
+        if let Some(deadline) = deadline {
+            let (hub, id, table) = (self.clone(), id.to_string(), table.clone());
+            runtime.spawn(async move {
+                tokio::time::sleep_until(tokio::time::Instant::from_std(deadline)).await;
+                tokio::time::sleep(Duration::from_millis(5)).await;
+                let _ = tokio::task::spawn_blocking(move || {
+                    let flagged = table.lock().check_flag(hub.store());
+                    if matches!(flagged, Ok(true)) {
+                        hub.after_change(&id, &table);
+                    }
+                })
+                .await;
+            });
+        }
+    }
+}
+
+/// Runs blocking work (locks, the store) off the async threads.
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(work).await.map_err(|e| {
+        ApiError::new(
+            axum::http::StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            format!("the request failed inside the server: {e}"),
+        )
+    })?
+}
+
+/// Game ids are 1–32 ASCII letters and digits; anything else names no game.
+pub fn valid_id(id: &str) -> bool {
+    (1..=32).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_alphanumeric())
+}
+
+/// A random string of `n` letters and digits (no look-alikes) from the operating system's
+/// generator: a game id.
+pub fn random_id(n: usize) -> String {
+    const ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";
+    let mut bytes = vec![0u8; n];
+    getrandom::getrandom(&mut bytes).expect("the operating system's random generator failed");
+    bytes
+        .iter()
+        .map(|b| ALPHABET[usize::from(*b) % ALPHABET.len()] as char)
+        .collect()
+}
+
+/// A player's secret: 128 random bits in hex.
+pub fn random_token() -> String {
+    let mut bytes = [0u8; 16];
+    getrandom::getrandom(&mut bytes).expect("the operating system's random generator failed");
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}

@@ -1,0 +1,228 @@
+//! Where games are kept: one small [`Store`] trait, implemented on SQLite ([`SqliteStore`],
+//! the default, a file created on first start) and on PostgreSQL ([`PostgresStore`], for many
+//! games served by several processes). Both pass the same test suite
+//! (`crates/chuhe-server/tests/store.rs`).
+//!
+//! A game is one row (its kind, start position, players and their secret tokens, clock,
+//! result) and one row per move. A move is appended with the ply it must have, in one
+//! transaction with the result it brings: two processes (or two requests) cannot both write
+//! ply 7, and a move that was acknowledged is on disk.
+
+mod postgres;
+mod sqlite;
+
+pub use self::postgres::PostgresStore;
+pub use self::sqlite::SqliteStore;
+
+use chuhe::Side;
+
+/// Who plays against the game's creator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opponent {
+    /// chuhe's engine plays `side` at strength `level` (0–20).
+    Engine {
+        /// The engine's strength level.
+        level: u8,
+        /// The side the engine plays.
+        side: Side,
+    },
+    /// A person, invited by a link.
+    Friend,
+}
+
+/// A time control: the same for both sides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    /// Time on each clock at the start, in milliseconds.
+    pub initial_ms: u64,
+    /// Added after each move, in milliseconds.
+    pub increment_ms: u64,
+}
+
+/// How a game ended, as stored: the CGSN status, `first`/`second`/`none`, and the
+/// repetition rule that decided it, if any (`perpetual check`, …).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredResult {
+    /// CGSN status word (`checkmate`, `resignation`, `timelimit`, …).
+    pub status: String,
+    /// `first`, `second` or `none`.
+    pub winner: String,
+    /// The repetition rule, for Xiangqi repetitions.
+    pub reason: Option<String>,
+}
+
+/// One move as stored: coordinates (`h3e3`, `e7e8e`) and the time its player took.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredMove {
+    /// The move in coordinate form (`MoveNotation::Uci`).
+    pub uci: String,
+    /// Milliseconds the player took.
+    pub time_ms: u64,
+}
+
+/// A whole game as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredGame {
+    /// The game's public id (in its links).
+    pub id: String,
+    /// `xiongqi`, `xiangqi` or `xiangqi-capture`.
+    pub game: String,
+    /// The start position as FEEN.
+    pub start: String,
+    /// Who plays the creator.
+    pub opponent: Opponent,
+    /// The side of the player who created the game.
+    pub creator: Side,
+    /// The secret tokens of the first and second player.
+    pub tokens: [String; 2],
+    /// The time control, if the game has clocks.
+    pub clock: Option<TimeControl>,
+    /// The result, once over.
+    pub result: Option<StoredResult>,
+    /// Milliseconds since the Unix epoch at creation.
+    pub created_ms: i64,
+    /// Milliseconds since the Unix epoch at the last change.
+    pub updated_ms: i64,
+    /// The moves, in order.
+    pub moves: Vec<StoredMove>,
+}
+
+/// A line of the archive.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameSummary {
+    /// The game's id.
+    pub id: String,
+    /// Its kind.
+    pub game: String,
+    /// Who played the creator.
+    pub opponent: Opponent,
+    /// Its result, if over.
+    pub result: Option<StoredResult>,
+    /// Moves played.
+    pub plies: usize,
+    /// Creation time (ms since the epoch).
+    pub created_ms: i64,
+    /// Last change (ms since the epoch).
+    pub updated_ms: i64,
+}
+
+/// What went wrong in a store.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// No game has this id.
+    #[error("no game with id '{0}'")]
+    NotFound(String),
+    /// A game with this id exists already.
+    #[error("a game with id '{0}' exists already")]
+    Duplicate(String),
+    /// The move was not the next one (another request wrote first).
+    #[error("game '{id}' has {plies} moves; move {ply} cannot be written")]
+    Conflict {
+        /// The game.
+        id: String,
+        /// Moves stored.
+        plies: usize,
+        /// The ply (from 0) that was to be written.
+        ply: usize,
+    },
+    /// The database failed or holds something unreadable.
+    #[error("database: {0}")]
+    Backend(String),
+}
+
+/// Storage for games, synchronous: the server calls it from blocking threads.
+pub trait Store: Send + Sync {
+    /// Which database this is, for people: `sqlite chuhe-games.sqlite3`.
+    fn describe(&self) -> String;
+    /// Writes a new game, with its moves if it has any.
+    fn create(&self, game: &StoredGame) -> Result<(), StoreError>;
+    /// Appends the move with index `ply` (from 0) and, when it ends the game, the result, in
+    /// one transaction; [`StoreError::Conflict`] if the game does not have exactly `ply` moves.
+    fn push_move(
+        &self,
+        id: &str,
+        ply: usize,
+        mv: &StoredMove,
+        result: Option<&StoredResult>,
+    ) -> Result<(), StoreError>;
+    /// Keeps only the first `plies` moves and sets the result (a take-back clears it).
+    fn truncate(
+        &self,
+        id: &str,
+        plies: usize,
+        result: Option<&StoredResult>,
+    ) -> Result<(), StoreError>;
+    /// Sets or clears the result (resignation, agreement, time).
+    fn set_result(&self, id: &str, result: Option<&StoredResult>) -> Result<(), StoreError>;
+    /// The game with this id, if any.
+    fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError>;
+    /// The games, most recently changed first.
+    fn list(&self, limit: usize, offset: usize) -> Result<Vec<GameSummary>, StoreError>;
+}
+
+/// Opens the store named on the command line: a `postgres://` or `postgresql://` URL, or
+/// the path of a SQLite file (created when missing).
+pub fn open(spec: &str) -> Result<Box<dyn Store>, StoreError> {
+    if spec.starts_with("postgres://") || spec.starts_with("postgresql://") {
+        Ok(Box::new(PostgresStore::connect(spec)?))
+    } else {
+        Ok(Box::new(SqliteStore::open(spec)?))
+    }
+}
+
+/// The columns `opponent`, `engine_level`, `engine_side` of an [`Opponent`].
+fn opponent_columns(opponent: Opponent) -> (&'static str, Option<i64>, Option<&'static str>) {
+    match opponent {
+        Opponent::Engine { level, side } => ("engine", Some(i64::from(level)), Some(side.as_str())),
+        Opponent::Friend => ("friend", None, None),
+    }
+}
+
+/// An [`Opponent`] from its columns.
+fn opponent_of(kind: &str, level: Option<i64>, side: Option<&str>) -> Result<Opponent, StoreError> {
+    match (kind, level, side) {
+        ("friend", _, _) => Ok(Opponent::Friend),
+        ("engine", Some(level), Some(side)) => Ok(Opponent::Engine {
+            level: u8::try_from(level)
+                .map_err(|_| StoreError::Backend(format!("engine level {level} out of range")))?,
+            side: side_of(side)?,
+        }),
+        _ => Err(StoreError::Backend(format!(
+            "unreadable opponent '{kind}' (level {level:?}, side {side:?})"
+        ))),
+    }
+}
+
+fn side_of(text: &str) -> Result<Side, StoreError> {
+    text.parse()
+        .map_err(|_| StoreError::Backend(format!("unreadable side '{text}'")))
+}
+
+fn clock_of(initial: Option<i64>, increment: Option<i64>) -> Option<TimeControl> {
+    match (initial, increment) {
+        (Some(i), Some(n)) if i >= 0 && n >= 0 => Some(TimeControl {
+            initial_ms: i as u64,
+            increment_ms: n as u64,
+        }),
+        _ => None,
+    }
+}
+
+fn result_of(
+    status: Option<String>,
+    winner: Option<String>,
+    reason: Option<String>,
+) -> Option<StoredResult> {
+    Some(StoredResult {
+        status: status?,
+        winner: winner.unwrap_or_else(|| "none".into()),
+        reason,
+    })
+}
+
+/// Milliseconds since the Unix epoch.
+pub(crate) fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}

@@ -1,0 +1,338 @@
+//! The PostgreSQL store: the same tables as SQLite, a few connections, and row locks so that
+//! several server processes can share one database.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard};
+
+use postgres::{Client, NoTls, Transaction};
+
+use super::{
+    clock_of, now_ms, opponent_columns, opponent_of, result_of, side_of, GameSummary, Store,
+    StoreError, StoredGame, StoredMove, StoredResult,
+};
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    start TEXT NOT NULL,
+    opponent TEXT NOT NULL,
+    engine_level BIGINT,
+    engine_side TEXT,
+    creator TEXT NOT NULL,
+    first_token TEXT NOT NULL,
+    second_token TEXT NOT NULL,
+    clock_initial_ms BIGINT,
+    clock_increment_ms BIGINT,
+    status TEXT,
+    winner TEXT,
+    reason TEXT,
+    created_ms BIGINT NOT NULL,
+    updated_ms BIGINT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS games_by_update ON games (updated_ms DESC);
+CREATE TABLE IF NOT EXISTS moves (
+    game_id TEXT NOT NULL REFERENCES games (id),
+    ply BIGINT NOT NULL,
+    uci TEXT NOT NULL,
+    time_ms BIGINT NOT NULL,
+    PRIMARY KEY (game_id, ply)
+);
+";
+
+/// How many connections one server process keeps.
+const CONNECTIONS: usize = 4;
+
+/// Games in a PostgreSQL database.
+pub struct PostgresStore {
+    url: String,
+    clients: Vec<Mutex<Client>>,
+    next: AtomicUsize,
+}
+
+impl PostgresStore {
+    /// Connects to `url` (`postgres://user@host:port/db`, or `host=/run/dir` for a socket)
+    /// and creates the tables when missing. Call it outside an async runtime (the server
+    /// opens its store before starting one).
+    pub fn connect(url: &str) -> Result<PostgresStore, StoreError> {
+        let shown = redact(url);
+        let mut clients = Vec::with_capacity(CONNECTIONS);
+        for _ in 0..CONNECTIONS {
+            let client = Client::connect(url, NoTls)
+                .map_err(|e| StoreError::Backend(format!("cannot connect to {shown}: {e}")))?;
+            clients.push(Mutex::new(client));
+        }
+        let store = PostgresStore {
+            url: shown,
+            clients,
+            next: AtomicUsize::new(0),
+        };
+        // Two processes starting at once may race on CREATE; the advisory lock orders them.
+        store
+            .client()
+            .batch_execute(&format!(
+                "SELECT pg_advisory_lock(7165); {SCHEMA} SELECT pg_advisory_unlock(7165);"
+            ))
+            .map_err(|e| StoreError::Backend(format!("cannot set up {}: {e}", store.url)))?;
+        Ok(store)
+    }
+
+    /// A free connection if there is one, else the next in turn.
+    fn client(&self) -> MutexGuard<'_, Client> {
+        for c in &self.clients {
+            if let Ok(guard) = c.try_lock() {
+                return guard;
+            }
+        }
+        let i = self.next.fetch_add(1, Ordering::Relaxed) % self.clients.len();
+        self.clients[i]
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// The URL without its password, for messages.
+fn redact(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let credentials = &url[scheme + 3..at];
+            match credentials.find(':') {
+                Some(colon) => format!(
+                    "{}{}:***{}",
+                    &url[..scheme + 3],
+                    &credentials[..colon],
+                    &url[at..]
+                ),
+                None => url.to_string(),
+            }
+        }
+        _ => url.to_string(),
+    }
+}
+
+fn backend(e: postgres::Error) -> StoreError {
+    StoreError::Backend(e.to_string())
+}
+
+/// Locks the game's row for the transaction; its move count.
+fn lock_game(tx: &mut Transaction<'_>, id: &str) -> Result<usize, StoreError> {
+    let found = tx
+        .query_opt("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", &[&id])
+        .map_err(backend)?;
+    if found.is_none() {
+        return Err(StoreError::NotFound(id.to_string()));
+    }
+    let n: i64 = tx
+        .query_one("SELECT COUNT(*) FROM moves WHERE game_id = $1", &[&id])
+        .map_err(backend)?
+        .get(0);
+    Ok(n as usize)
+}
+
+fn write_result(
+    tx: &mut Transaction<'_>,
+    id: &str,
+    result: Option<&StoredResult>,
+) -> Result<(), StoreError> {
+    tx.execute(
+        "UPDATE games SET status = $2, winner = $3, reason = $4, updated_ms = $5 WHERE id = $1",
+        &[
+            &id,
+            &result.map(|r| r.status.as_str()),
+            &result.map(|r| r.winner.as_str()),
+            &result.and_then(|r| r.reason.as_deref()),
+            &now_ms(),
+        ],
+    )
+    .map_err(backend)?;
+    Ok(())
+}
+
+impl Store for PostgresStore {
+    fn describe(&self) -> String {
+        format!("postgresql {}", self.url)
+    }
+
+    fn create(&self, game: &StoredGame) -> Result<(), StoreError> {
+        let mut client = self.client();
+        let mut tx = client.transaction().map_err(backend)?;
+        let (opponent, level, engine_side) = opponent_columns(game.opponent);
+        let inserted = tx.execute(
+            "INSERT INTO games (id, game, start, opponent, engine_level, engine_side, creator, \
+             first_token, second_token, clock_initial_ms, clock_increment_ms, status, winner, \
+             reason, created_ms, updated_ms) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) \
+             ON CONFLICT (id) DO NOTHING",
+            &[
+                &game.id,
+                &game.game,
+                &game.start,
+                &opponent,
+                &level,
+                &engine_side,
+                &game.creator.as_str(),
+                &game.tokens[0],
+                &game.tokens[1],
+                &game.clock.map(|c| c.initial_ms as i64),
+                &game.clock.map(|c| c.increment_ms as i64),
+                &game.result.as_ref().map(|r| r.status.as_str()),
+                &game.result.as_ref().map(|r| r.winner.as_str()),
+                &game.result.as_ref().and_then(|r| r.reason.as_deref()),
+                &game.created_ms,
+                &game.updated_ms,
+            ],
+        );
+        if inserted.map_err(backend)? == 0 {
+            return Err(StoreError::Duplicate(game.id.clone()));
+        }
+        for (ply, mv) in game.moves.iter().enumerate() {
+            tx.execute(
+                "INSERT INTO moves (game_id, ply, uci, time_ms) VALUES ($1, $2, $3, $4)",
+                &[&game.id, &(ply as i64), &mv.uci, &(mv.time_ms as i64)],
+            )
+            .map_err(backend)?;
+        }
+        tx.commit().map_err(backend)
+    }
+
+    fn push_move(
+        &self,
+        id: &str,
+        ply: usize,
+        mv: &StoredMove,
+        result: Option<&StoredResult>,
+    ) -> Result<(), StoreError> {
+        let mut client = self.client();
+        let mut tx = client.transaction().map_err(backend)?;
+        let plies = lock_game(&mut tx, id)?;
+        if plies != ply {
+            return Err(StoreError::Conflict {
+                id: id.to_string(),
+                plies,
+                ply,
+            });
+        }
+        tx.execute(
+            "INSERT INTO moves (game_id, ply, uci, time_ms) VALUES ($1, $2, $3, $4)",
+            &[&id, &(ply as i64), &mv.uci, &(mv.time_ms as i64)],
+        )
+        .map_err(backend)?;
+        write_result(&mut tx, id, result)?;
+        tx.commit().map_err(backend)
+    }
+
+    fn truncate(
+        &self,
+        id: &str,
+        plies: usize,
+        result: Option<&StoredResult>,
+    ) -> Result<(), StoreError> {
+        let mut client = self.client();
+        let mut tx = client.transaction().map_err(backend)?;
+        lock_game(&mut tx, id)?;
+        tx.execute(
+            "DELETE FROM moves WHERE game_id = $1 AND ply >= $2",
+            &[&id, &(plies as i64)],
+        )
+        .map_err(backend)?;
+        write_result(&mut tx, id, result)?;
+        tx.commit().map_err(backend)
+    }
+
+    fn set_result(&self, id: &str, result: Option<&StoredResult>) -> Result<(), StoreError> {
+        let mut client = self.client();
+        let mut tx = client.transaction().map_err(backend)?;
+        lock_game(&mut tx, id)?;
+        write_result(&mut tx, id, result)?;
+        tx.commit().map_err(backend)
+    }
+
+    fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
+        let mut client = self.client();
+        let Some(row) = client
+            .query_opt(
+                "SELECT game, start, opponent, engine_level, engine_side, creator, first_token, \
+                 second_token, clock_initial_ms, clock_increment_ms, status, winner, reason, \
+                 created_ms, updated_ms FROM games WHERE id = $1",
+                &[&id],
+            )
+            .map_err(backend)?
+        else {
+            return Ok(None);
+        };
+        let moves = client
+            .query(
+                "SELECT uci, time_ms FROM moves WHERE game_id = $1 ORDER BY ply",
+                &[&id],
+            )
+            .map_err(backend)?
+            .iter()
+            .map(|r| StoredMove {
+                uci: r.get(0),
+                time_ms: r.get::<_, i64>(1).max(0) as u64,
+            })
+            .collect();
+        let opponent: String = row.get(2);
+        let engine_side: Option<String> = row.get(4);
+        let creator: String = row.get(5);
+        Ok(Some(StoredGame {
+            id: id.to_string(),
+            game: row.get(0),
+            start: row.get(1),
+            opponent: opponent_of(&opponent, row.get(3), engine_side.as_deref())?,
+            creator: side_of(&creator)?,
+            tokens: [row.get(6), row.get(7)],
+            clock: clock_of(row.get(8), row.get(9)),
+            result: result_of(row.get(10), row.get(11), row.get(12)),
+            created_ms: row.get(13),
+            updated_ms: row.get(14),
+            moves,
+        }))
+    }
+
+    fn list(&self, limit: usize, offset: usize) -> Result<Vec<GameSummary>, StoreError> {
+        let mut client = self.client();
+        let rows = client
+            .query(
+                "SELECT g.id, g.game, g.opponent, g.engine_level, g.engine_side, g.status, \
+                 g.winner, g.reason, g.created_ms, g.updated_ms, \
+                 (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) \
+                 FROM games g ORDER BY g.updated_ms DESC, g.id LIMIT $1 OFFSET $2",
+                &[&(limit as i64), &(offset as i64)],
+            )
+            .map_err(backend)?;
+        rows.iter()
+            .map(|r| {
+                let opponent: String = r.get(2);
+                let side: Option<String> = r.get(4);
+                Ok(GameSummary {
+                    id: r.get(0),
+                    game: r.get(1),
+                    opponent: opponent_of(&opponent, r.get(3), side.as_deref())?,
+                    result: result_of(r.get(5), r.get(6), r.get(7)),
+                    plies: r.get::<_, i64>(10).max(0) as usize,
+                    created_ms: r.get(8),
+                    updated_ms: r.get(9),
+                })
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::redact;
+
+    #[test]
+    fn passwords_stay_out_of_messages() {
+        assert_eq!(
+            redact("postgres://chuhe:secret@127.0.0.1:5433/games"),
+            "postgres://chuhe:***@127.0.0.1:5433/games"
+        );
+        assert_eq!(
+            redact("postgres://chuhe@host/db"),
+            "postgres://chuhe@host/db"
+        );
+        assert_eq!(redact("host=/tmp user=x"), "host=/tmp user=x");
+    }
+}

@@ -1,0 +1,359 @@
+//! The SQLite store: one file, write-ahead log, `synchronous = FULL` (a committed move
+//! survives the process being killed and the machine losing power).
+
+use std::sync::{Mutex, MutexGuard};
+
+use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
+
+use super::{
+    clock_of, now_ms, opponent_columns, opponent_of, result_of, side_of, GameSummary, Store,
+    StoreError, StoredGame, StoredMove, StoredResult,
+};
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    start TEXT NOT NULL,
+    opponent TEXT NOT NULL,
+    engine_level INTEGER,
+    engine_side TEXT,
+    creator TEXT NOT NULL,
+    first_token TEXT NOT NULL,
+    second_token TEXT NOT NULL,
+    clock_initial_ms INTEGER,
+    clock_increment_ms INTEGER,
+    status TEXT,
+    winner TEXT,
+    reason TEXT,
+    created_ms INTEGER NOT NULL,
+    updated_ms INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS games_by_update ON games (updated_ms DESC);
+CREATE TABLE IF NOT EXISTS moves (
+    game_id TEXT NOT NULL REFERENCES games (id),
+    ply INTEGER NOT NULL,
+    uci TEXT NOT NULL,
+    time_ms INTEGER NOT NULL,
+    PRIMARY KEY (game_id, ply)
+);
+";
+
+/// Games in a SQLite file.
+///
+/// ```
+/// use chuhe_server::store::{SqliteStore, Store};
+/// let store = SqliteStore::open(":memory:").unwrap();
+/// assert!(store.load("nope").unwrap().is_none());
+/// ```
+pub struct SqliteStore {
+    path: String,
+    connection: Mutex<Connection>,
+}
+
+impl SqliteStore {
+    /// Opens (creating when missing) the database at `path`; `:memory:` for a throwaway one.
+    pub fn open(path: &str) -> Result<SqliteStore, StoreError> {
+        let connection = Connection::open(path)
+            .map_err(|e| StoreError::Backend(format!("cannot open '{path}': {e}")))?;
+        connection
+            .execute_batch(
+                "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; \
+                 PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;",
+            )
+            .and_then(|()| connection.execute_batch(SCHEMA))
+            .map_err(|e| StoreError::Backend(format!("cannot set up '{path}': {e}")))?;
+        Ok(SqliteStore {
+            path: path.to_string(),
+            connection: Mutex::new(connection),
+        })
+    }
+
+    fn connection(&self) -> MutexGuard<'_, Connection> {
+        // A panic while the lock was held cannot leave a half-written transaction behind
+        // (rusqlite rolls back on drop), so the connection stays usable.
+        self.connection
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+fn backend(e: rusqlite::Error) -> StoreError {
+    StoreError::Backend(e.to_string())
+}
+
+/// Fails with [`StoreError::NotFound`] unless the game exists; returns its move count.
+fn plies_of(tx: &Connection, id: &str) -> Result<usize, StoreError> {
+    let exists: Option<i64> = tx
+        .query_row("SELECT 1 FROM games WHERE id = ?1", [id], |r| r.get(0))
+        .optional()
+        .map_err(backend)?;
+    if exists.is_none() {
+        return Err(StoreError::NotFound(id.to_string()));
+    }
+    let n: i64 = tx
+        .query_row("SELECT COUNT(*) FROM moves WHERE game_id = ?1", [id], |r| {
+            r.get(0)
+        })
+        .map_err(backend)?;
+    Ok(n as usize)
+}
+
+fn write_result(
+    tx: &Connection,
+    id: &str,
+    result: Option<&StoredResult>,
+) -> Result<(), StoreError> {
+    tx.execute(
+        "UPDATE games SET status = ?2, winner = ?3, reason = ?4, updated_ms = ?5 WHERE id = ?1",
+        params![
+            id,
+            result.map(|r| r.status.as_str()),
+            result.map(|r| r.winner.as_str()),
+            result.and_then(|r| r.reason.as_deref()),
+            now_ms()
+        ],
+    )
+    .map_err(backend)?;
+    Ok(())
+}
+
+impl Store for SqliteStore {
+    fn describe(&self) -> String {
+        format!("sqlite {}", self.path)
+    }
+
+    fn create(&self, game: &StoredGame) -> Result<(), StoreError> {
+        let mut conn = self.connection();
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(backend)?;
+        let (opponent, level, engine_side) = opponent_columns(game.opponent);
+        let inserted = tx.execute(
+            "INSERT INTO games (id, game, start, opponent, engine_level, engine_side, creator, \
+             first_token, second_token, clock_initial_ms, clock_increment_ms, status, winner, \
+             reason, created_ms, updated_ms) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+            params![
+                game.id,
+                game.game,
+                game.start,
+                opponent,
+                level,
+                engine_side,
+                game.creator.as_str(),
+                game.tokens[0],
+                game.tokens[1],
+                game.clock.map(|c| c.initial_ms as i64),
+                game.clock.map(|c| c.increment_ms as i64),
+                game.result.as_ref().map(|r| r.status.as_str()),
+                game.result.as_ref().map(|r| r.winner.as_str()),
+                game.result.as_ref().and_then(|r| r.reason.as_deref()),
+                game.created_ms,
+                game.updated_ms,
+            ],
+        );
+        match inserted {
+            Err(rusqlite::Error::SqliteFailure(e, _))
+                if e.code == rusqlite::ErrorCode::ConstraintViolation =>
+            {
+                return Err(StoreError::Duplicate(game.id.clone()))
+            }
+            other => other.map_err(backend)?,
+        };
+        for (ply, mv) in game.moves.iter().enumerate() {
+            tx.execute(
+                "INSERT INTO moves (game_id, ply, uci, time_ms) VALUES (?1, ?2, ?3, ?4)",
+                params![game.id, ply as i64, mv.uci, mv.time_ms as i64],
+            )
+            .map_err(backend)?;
+        }
+        tx.commit().map_err(backend)
+    }
+
+    fn push_move(
+        &self,
+        id: &str,
+        ply: usize,
+        mv: &StoredMove,
+        result: Option<&StoredResult>,
+    ) -> Result<(), StoreError> {
+        let mut conn = self.connection();
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(backend)?;
+        let plies = plies_of(&tx, id)?;
+        if plies != ply {
+            return Err(StoreError::Conflict {
+                id: id.to_string(),
+                plies,
+                ply,
+            });
+        }
+        tx.execute(
+            "INSERT INTO moves (game_id, ply, uci, time_ms) VALUES (?1, ?2, ?3, ?4)",
+            params![id, ply as i64, mv.uci, mv.time_ms as i64],
+        )
+        .map_err(backend)?;
+        write_result(&tx, id, result)?;
+        tx.commit().map_err(backend)
+    }
+
+    fn truncate(
+        &self,
+        id: &str,
+        plies: usize,
+        result: Option<&StoredResult>,
+    ) -> Result<(), StoreError> {
+        let mut conn = self.connection();
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(backend)?;
+        plies_of(&tx, id)?;
+        tx.execute(
+            "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
+            params![id, plies as i64],
+        )
+        .map_err(backend)?;
+        write_result(&tx, id, result)?;
+        tx.commit().map_err(backend)
+    }
+
+    fn set_result(&self, id: &str, result: Option<&StoredResult>) -> Result<(), StoreError> {
+        let mut conn = self.connection();
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(backend)?;
+        plies_of(&tx, id)?;
+        write_result(&tx, id, result)?;
+        tx.commit().map_err(backend)
+    }
+
+    fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
+        let conn = self.connection();
+        let row = conn
+            .query_row(
+                "SELECT game, start, opponent, engine_level, engine_side, creator, first_token, \
+                 second_token, clock_initial_ms, clock_increment_ms, status, winner, reason, \
+                 created_ms, updated_ms FROM games WHERE id = ?1",
+                [id],
+                |r| {
+                    Ok((
+                        (
+                            r.get::<_, String>(0)?,
+                            r.get::<_, String>(1)?,
+                            r.get::<_, String>(2)?,
+                            r.get::<_, Option<i64>>(3)?,
+                            r.get::<_, Option<String>>(4)?,
+                            r.get::<_, String>(5)?,
+                        ),
+                        (
+                            r.get::<_, String>(6)?,
+                            r.get::<_, String>(7)?,
+                            r.get::<_, Option<i64>>(8)?,
+                            r.get::<_, Option<i64>>(9)?,
+                        ),
+                        (
+                            r.get::<_, Option<String>>(10)?,
+                            r.get::<_, Option<String>>(11)?,
+                            r.get::<_, Option<String>>(12)?,
+                            r.get::<_, i64>(13)?,
+                            r.get::<_, i64>(14)?,
+                        ),
+                    ))
+                },
+            )
+            .optional()
+            .map_err(backend)?;
+        let Some((
+            (game, start, opponent, level, engine_side, creator),
+            (first_token, second_token, initial, increment),
+            (status, winner, reason, created_ms, updated_ms),
+        )) = row
+        else {
+            return Ok(None);
+        };
+        let mut statement = conn
+            .prepare("SELECT uci, time_ms FROM moves WHERE game_id = ?1 ORDER BY ply")
+            .map_err(backend)?;
+        let moves = statement
+            .query_map([id], |r| {
+                Ok(StoredMove {
+                    uci: r.get(0)?,
+                    time_ms: r.get::<_, i64>(1)?.max(0) as u64,
+                })
+            })
+            .and_then(Iterator::collect::<Result<Vec<_>, _>>)
+            .map_err(backend)?;
+        Ok(Some(StoredGame {
+            id: id.to_string(),
+            game,
+            start,
+            opponent: opponent_of(&opponent, level, engine_side.as_deref())?,
+            creator: side_of(&creator)?,
+            tokens: [first_token, second_token],
+            clock: clock_of(initial, increment),
+            result: result_of(status, winner, reason),
+            created_ms,
+            updated_ms,
+            moves,
+        }))
+    }
+
+    fn list(&self, limit: usize, offset: usize) -> Result<Vec<GameSummary>, StoreError> {
+        let conn = self.connection();
+        let mut statement = conn
+            .prepare(
+                "SELECT g.id, g.game, g.opponent, g.engine_level, g.engine_side, g.status, \
+                 g.winner, g.reason, g.created_ms, g.updated_ms, \
+                 (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) \
+                 FROM games g ORDER BY g.updated_ms DESC, g.id LIMIT ?1 OFFSET ?2",
+            )
+            .map_err(backend)?;
+        let rows = statement
+            .query_map(params![limit as i64, offset as i64], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, Option<i64>>(3)?,
+                    r.get::<_, Option<String>>(4)?,
+                    (
+                        r.get::<_, Option<String>>(5)?,
+                        r.get::<_, Option<String>>(6)?,
+                        r.get::<_, Option<String>>(7)?,
+                    ),
+                    r.get::<_, i64>(8)?,
+                    r.get::<_, i64>(9)?,
+                    r.get::<_, i64>(10)?,
+                ))
+            })
+            .and_then(Iterator::collect::<Result<Vec<_>, _>>)
+            .map_err(backend)?;
+        rows.into_iter()
+            .map(
+                |(
+                    id,
+                    game,
+                    opponent,
+                    level,
+                    side,
+                    (status, winner, reason),
+                    created,
+                    updated,
+                    n,
+                )| {
+                    Ok(GameSummary {
+                        id,
+                        game,
+                        opponent: opponent_of(&opponent, level, side.as_deref())?,
+                        result: result_of(status, winner, reason),
+                        plies: n.max(0) as usize,
+                        created_ms: created,
+                        updated_ms: updated,
+                    })
+                },
+            )
+            .collect()
+    }
+}
