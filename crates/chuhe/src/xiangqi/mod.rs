@@ -3,6 +3,7 @@
 mod attacks;
 mod bitboard;
 mod chase;
+mod described;
 mod game;
 mod notation;
 mod position;
