@@ -3,6 +3,7 @@
 mod attacks;
 mod bitboard;
 mod chase;
+mod chinese;
 mod described;
 mod game;
 mod notation;
