@@ -28,14 +28,17 @@ def test_moves_as_objects_and_text_in_every_notation():
     assert m.text("uci") == "h3e3" and m.uci == "h3e3"
     assert m.text("iccs") == "h2e2"
     assert m.text("wxf") == "C2=5"
+    assert m.text("chinese") == "炮二平五"
     assert (m.from_square, m.to_square, m.choice) == ("h3", "e3", 0)
     assert repr(m) == "Move('h3-e3')"
     assert m in g.legal_moves
-    assert g.notations == ["pmn", "uci", "iccs", "wxf", "teaching"]
+    assert g.notations == ["pmn", "uci", "iccs", "wxf", "teaching", "chinese"]
     played = g.push("h3e3")
     assert played == m and hash(played) == hash(m)
     g.push("H8+7", notation="wxf")
     assert [str(x) for x in g.move_stack] == ["h3-e3", "h10-g8"]
+    g.push("马二进三", notation="chinese")
+    assert str(g.move_stack[-1]) == "h1-g3"
 
 
 def test_push_pop_and_history():

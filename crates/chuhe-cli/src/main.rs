@@ -68,6 +68,8 @@ pub enum Notation {
     Wxf,
     /// Xiangqi: the teaching notation (`h1g3`, rank 10 written 0).
     Teaching,
+    /// Xiangqi: the Chinese notation (`炮二平五`, `马8进7`, `前车进一`).
+    Chinese,
 }
 
 impl Notation {
@@ -78,6 +80,7 @@ impl Notation {
             Notation::Iccs => MoveNotation::Iccs,
             Notation::Wxf => MoveNotation::Wxf,
             Notation::Teaching => MoveNotation::Teaching,
+            Notation::Chinese => MoveNotation::Chinese,
         }
     }
 }
@@ -269,7 +272,8 @@ enum Command {
         /// The notation of the moves given.
         #[arg(long, value_enum)]
         from: Option<Notation>,
-        /// `pmn`, `uci`, `iccs`, `wxf`, `teaching` for moves; `fen` or `feen` for a position.
+        /// `pmn`, `uci`, `iccs`, `wxf`, `teaching`, `chinese` for moves; `fen` or `feen` for a
+        /// position.
         #[arg(long)]
         to: String,
         /// The moves (or, with `--to fen|feen`, the position).
@@ -764,7 +768,7 @@ fn convert(
     }
     let to = Notation::from_str(to, true).map_err(|_| {
         CliError::user(format!(
-            "--to '{}' is not a notation (pmn, uci, iccs, wxf, teaching, fen, feen)",
+            "--to '{}' is not a notation (pmn, uci, iccs, wxf, teaching, chinese, fen, feen)",
             chuhe::quote_input(to)
         ))
     })?;

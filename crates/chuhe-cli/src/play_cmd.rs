@@ -1,8 +1,8 @@
 //! `chuhe play`: a game at the terminal, against the engine or between two people at one
-//! keyboard. Moves are typed in any notation of the game (PMN, coordinates, WXF, ICCS); the
-//! board is drawn in colour on a terminal and plainly otherwise, so the command can be
-//! scripted: it reads one command or move per line from standard input until the game ends
-//! or the input does, then saves the game as a PCN record.
+//! keyboard. Moves are typed in any notation of the game (PMN, coordinates, WXF, ICCS,
+//! Chinese); the board is drawn in colour on a terminal and plainly otherwise, so the command
+//! can be scripted: it reads one command or move per line from standard input until the game
+//! ends or the input does, then saves the game as a PCN record.
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::time::{Duration, Instant};
@@ -64,14 +64,15 @@ pub struct PlayArgs {
 }
 
 const HELP: &str = "\
-moves       list the legal moves (PMN and, for Xiangqi, WXF)
+moves       list the legal moves (PMN and, for Xiangqi, WXF and Chinese)
 undo        take back your last move (and the engine's reply)
 resign      give up the game
 draw        offer a draw (the engine accepts when it does not see itself ahead)
 board       draw the board again
 help        this list
 quit        stop here (the game is saved unfinished)
-anything else is read as a move: PMN (e3-e4, h3-e3), coordinates (e3e4, h3e3), WXF (C2=5)";
+anything else is read as a move: PMN (e3-e4, h3-e3), coordinates (e3e4, h3e3), WXF (C2=5),
+            Chinese (炮二平五, 马8进7)";
 
 struct Session {
     game: Box<dyn AnyGame>,
@@ -219,9 +220,14 @@ impl Session {
                     return Err(format!("the game is over ({outcome})"))
                 }
                 // A move that reads in a notation but is illegal says more than a syntax
-                // error in another notation.
+                // error in another notation. Text in Chinese characters gets the Chinese
+                // notation's syntax error, the others the first notation's.
                 Err(e @ chuhe::MoveError::Syntax { .. }) => {
-                    first_error.get_or_insert(e.to_string());
+                    if notation == MoveNotation::Chinese && !text.is_ascii() {
+                        first_error = Some(e.to_string());
+                    } else {
+                        first_error.get_or_insert(e.to_string());
+                    }
                 }
                 Err(e) => return Err(e.to_string()),
             }
@@ -237,6 +243,9 @@ impl Session {
         let mut text = format!("{} legal moves: {}\n", pmn.len(), pmn.join(" "));
         if let Ok(wxf) = self.game.legal_moves_text(MoveNotation::Wxf) {
             text.push_str(&format!("in WXF: {}\n", wxf.join(" ")));
+        }
+        if let Ok(chinese) = self.game.legal_moves_text(MoveNotation::Chinese) {
+            text.push_str(&format!("in Chinese: {}\n", chinese.join(" ")));
         }
         out.write_now(&text)
     }

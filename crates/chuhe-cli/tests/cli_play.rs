@@ -60,6 +60,37 @@ fn two_people_play_a_mate_in_every_notation_and_the_record_replays() {
 }
 
 #[test]
+fn moves_may_be_typed_in_chinese() {
+    let (code, out, _) = play(
+        &[
+            "--game",
+            "xiangqi",
+            "--vs",
+            "human",
+            "--position",
+            "3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1",
+            "--save",
+            "-",
+        ],
+        "车九平十\nmoves\n车九平六\n",
+    );
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.contains("expected a number of points or a file number"),
+        "{out}"
+    );
+    assert!(
+        out.contains("in Chinese:") && out.contains("车九平六"),
+        "{out}"
+    );
+    assert!(out.contains("1. a1-d1"), "{out}");
+    assert!(
+        out.contains("game over: first (South/Red) wins by checkmate"),
+        "{out}"
+    );
+}
+
+#[test]
 fn against_the_engine_undo_resign_and_save() {
     let save = temp_path("engine");
     let (code, out, _) = play(

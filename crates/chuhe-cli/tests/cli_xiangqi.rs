@@ -4,7 +4,7 @@
 //! `docs/pyffish-xiangqi.md`), and one-line errors with exit code 2.
 //!
 //! Every test runs the real binary; the whole file stays well under a few seconds.
-//! The WXF cases are in the tests named `wxf_…`.
+//! The WXF cases are in the tests named `wxf_…`, the Chinese notation's in `chinese_…`.
 
 mod common;
 
@@ -68,7 +68,7 @@ const START_WXF: [&str; 44] = [
     "P3+1", "P5+1", "P7+1", "P9+1", "R1+1", "R1+2", "R9+1", "R9+2",
 ];
 
-const NOTATIONS: [&str; 5] = ["pmn", "uci", "iccs", "wxf", "teaching"];
+const NOTATIONS: [&str; 6] = ["pmn", "uci", "iccs", "wxf", "teaching", "chinese"];
 
 /// The CGSN status words a Xiangqi game may end with.
 const STATUSES: [&str; 9] = [
@@ -352,6 +352,108 @@ fn wxf_moves_start() {
     assert_eq!(move_list(&value), START_WXF);
     let out = ok(&["moves", "--game", "xiangqi", "--notation", "wxf"]);
     assert_eq!(out.lines().collect::<Vec<_>>(), START_WXF);
+}
+
+#[test]
+fn chinese_moves_start_and_moves_read_in_chinese() {
+    let out = ok(&["moves", "--game", "xiangqi", "--notation", "chinese"]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 44, "{out}");
+    for m in [
+        "炮二平五",
+        "马二进三",
+        "马八进七",
+        "兵七进一",
+        "相三进五",
+        "仕四进五",
+        "车一进一",
+    ] {
+        assert!(lines.contains(&m), "{m}: {out}");
+    }
+    // The same 44 moves as WXF, one for one.
+    let value = moves_in("xiangqi", "start", "", "chinese");
+    assert_eq!(move_list(&value).len(), 44);
+    // --moves in Chinese, both sides' numerals, and the traditional glyphs.
+    for moves in ["炮二平五 马8进7", "炮二平五  馬８進７", "砲二平五 马八进七"]
+    {
+        let value = moves_in("xiangqi", "start", moves, "chinese");
+        assert_eq!(
+            value["fen"], "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2",
+            "{moves}"
+        );
+        assert!(
+            move_list(&value).contains(&"马二进三".to_string()),
+            "{value}"
+        );
+    }
+    // The same moves in UCI give the same position.
+    assert_eq!(
+        moves_in("xiangqi", "start", "炮二平五 马8进7", "chinese")["fen"],
+        xq("start", "h3e3 h10g8")["fen"]
+    );
+    // An illegal or unreadable Chinese move is one line, naming the ply.
+    let err = fails(&[
+        "moves",
+        "--game",
+        "xiangqi",
+        "--notation",
+        "chinese",
+        "--moves",
+        "炮二平五 马8进5",
+    ]);
+    assert_illegal(&err, "马8进5", 2);
+    assert!(err.contains("horses land one or two files over"), "{err}");
+    let err = fails(&[
+        "moves",
+        "--game",
+        "xiangqi",
+        "--notation",
+        "chinese",
+        "--moves",
+        "王二平五",
+    ]);
+    assert!(err.contains("'王' is not a Chinese piece name"), "{err}");
+    // The capture rules write it too.
+    let value = moves_in("xiangqi-capture", "start", "炮二平五", "chinese");
+    assert!(move_list(&value).contains(&"马8进7".to_string()), "{value}");
+}
+
+#[test]
+fn chinese_convert_and_replay() {
+    let chinese = [
+        "炮二平五",
+        "马8进7",
+        "马二进三",
+        "象3进5",
+        "车九进二",
+        "车9平8",
+    ];
+    let wxf = ["C2=5", "H8+7", "H2+3", "E3+5", "R9+2", "R9=8"];
+    assert_eq!(convert("start", "uci", "chinese", &OPENING_UCI), chinese);
+    assert_eq!(convert("start", "chinese", "uci", &chinese), OPENING_UCI);
+    assert_eq!(convert("start", "chinese", "wxf", &chinese), wxf);
+    assert_eq!(convert("start", "wxf", "chinese", &wxf), chinese);
+    assert_eq!(
+        convert("start", "chinese", "chinese", &[&chinese.join(" ")]),
+        chinese
+    );
+    // replay writes every move in Chinese too.
+    let plies = replay(&[
+        "--game",
+        "xiangqi",
+        "--moves",
+        &chinese.join(" "),
+        "--notation",
+        "chinese",
+    ]);
+    let written: Vec<&str> = plies[..6]
+        .iter()
+        .map(|p| p["move"]["chinese"].as_str().unwrap())
+        .collect();
+    assert_eq!(written, chinese);
+    assert!(strings(&plies[6]["legal"])
+        .iter()
+        .all(|m| m.chars().count() == 4));
 }
 
 #[test]

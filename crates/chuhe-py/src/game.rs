@@ -51,7 +51,7 @@ impl Move {
 
 #[pymethods]
 impl Move {
-    /// The move in `notation` (`pmn`, `uci`; Xiangqi also `iccs`, `wxf`, `teaching`).
+    /// The move in `notation` (`pmn`, `uci`; Xiangqi also `iccs`, `wxf`, `teaching`, `chinese`).
     #[pyo3(signature = (notation = "pmn"))]
     fn text(&self, notation: &str) -> PyResult<String> {
         self.text_in(parse_notation(self.pos.kind(), notation)?)

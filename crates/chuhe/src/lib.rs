@@ -29,6 +29,7 @@
 //! let m = pos.parse_move_as("C2=5", MoveNotation::Wxf).unwrap();
 //! assert_eq!(pos.move_to_text(m, MoveNotation::Uci).unwrap(), "h3e3");
 //! assert_eq!(pos.move_to_text(m, MoveNotation::Iccs).unwrap(), "h2e2");
+//! assert_eq!(pos.move_to_text(m, MoveNotation::Chinese).unwrap(), "炮二平五");
 //! let mut game = Game::new();
 //! game.play(m).unwrap();
 //! assert_eq!(Position::start().perft(2), 1920);

@@ -138,16 +138,19 @@ pub enum MoveNotation {
     Wxf,
     /// Xiangqi's teaching notation (ranks 1–9, `0` for the tenth): `h1g3`.
     Teaching,
+    /// Xiangqi's Chinese notation: `炮二平五`, `马8进7`, `前车进一`.
+    Chinese,
 }
 
 impl MoveNotation {
     /// Every notation.
-    pub const ALL: [MoveNotation; 5] = [
+    pub const ALL: [MoveNotation; 6] = [
         MoveNotation::Pmn,
         MoveNotation::Uci,
         MoveNotation::Iccs,
         MoveNotation::Wxf,
         MoveNotation::Teaching,
+        MoveNotation::Chinese,
     ];
 
     /// The name used on the command line and in JSON.
@@ -158,6 +161,7 @@ impl MoveNotation {
             MoveNotation::Iccs => "iccs",
             MoveNotation::Wxf => "wxf",
             MoveNotation::Teaching => "teaching",
+            MoveNotation::Chinese => "chinese",
         }
     }
 }
@@ -170,7 +174,7 @@ impl fmt::Display for MoveNotation {
 
 /// A name that is not a notation.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown move notation '{0}' (pmn, uci, iccs, wxf, teaching)")]
+#[error("unknown move notation '{0}' (pmn, uci, iccs, wxf, teaching, chinese)")]
 pub struct UnknownNotation(pub String);
 
 impl FromStr for MoveNotation {

@@ -3,6 +3,8 @@
 mod attacks;
 mod bitboard;
 mod chase;
+mod chinese;
+mod described;
 mod game;
 mod notation;
 mod position;

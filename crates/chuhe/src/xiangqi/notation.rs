@@ -1,4 +1,5 @@
-//! Xiangqi moves as text: PMN, UCI coordinates, ICCS, WXF and the teaching notation.
+//! Xiangqi moves as text: PMN, UCI coordinates, ICCS, WXF, the teaching notation and the
+//! Chinese notation.
 
 use chuhe_notation::error::shorten;
 use chuhe_notation::{Cell, MoveOp, Pmn};
@@ -36,6 +37,7 @@ impl Position {
                 format!("{}{}", teaching_square(m.from()), teaching_square(m.to()))
             }
             MoveNotation::Wxf => super::wxf::to_wxf(self, m),
+            MoveNotation::Chinese => super::chinese::to_chinese(self, m),
         }
     }
 
@@ -76,6 +78,7 @@ impl Position {
                 Move::new(from, to)
             }
             MoveNotation::Wxf => return super::wxf::parse_wxf(self, text),
+            MoveNotation::Chinese => return super::chinese::parse_chinese(self, text),
         };
         self.check_move(m)?;
         Ok(m)

@@ -46,55 +46,46 @@
 //! assert!(pos.parse_move_as("H8+6", MoveNotation::Wxf).is_err());
 //! ```
 
-use chuhe_notation::Side;
-
-use super::bitboard::{file_bb, squares, Square};
-use super::notation::role_name;
+use super::described::{describe, resolve, Direction, Named, Place, Style, Which};
 use super::position::Position;
 use super::types::{Move, Role};
 use crate::MoveError;
 
+/// How WXF spells what [`resolve`]'s messages mention.
+const WXF: Style = Style {
+    file: |_, n| n.to_string(),
+    sideways: "'='",
+    along: "+ or -",
+    write: to_wxf,
+};
+
 /// Writes a legal move of `pos` in WXF, as Fairy-Stockfish does.
 pub(crate) fn to_wxf(pos: &Position, m: Move) -> String {
-    let (from, to) = (m.from(), m.to());
-    let Some(piece) = pos.piece_at(from) else {
+    let Some(d) = describe(pos, m) else {
         // Not a move of this position: fall back to coordinates rather than panic.
         return m.to_string();
     };
-    let (us, role) = (piece.side, piece.role);
-    let file_mates = on_file_front_first(pos, us, role, from.file());
-    let place = file_mates.iter().position(|&s| s == from).unwrap_or(0);
-    let tandems = multi_tandem(pos, us, role);
     let mut out = String::with_capacity(4);
-    if file_mates.len() >= 3 || (file_mates.len() >= 2 && tandems) {
-        out.push_str(&(place + 1).to_string());
-        out.push_str(&wxf_file(us, from.file()).to_string());
-    } else {
-        out.push(letter(role));
-        let twin_could_too = file_mates.len() == 2 && {
-            let other = file_mates[1 - place];
-            let rank = to.rank() as i32 + other.rank() as i32 - from.rank() as i32;
-            (0..10).contains(&rank)
-                && Square::from_coords(to.file(), rank as u8).is_some_and(|s| in_area(us, role, s))
-        };
-        if twin_could_too {
-            out.push(if place == 0 { '+' } else { '-' });
-        } else {
-            out.push_str(&wxf_file(us, from.file()).to_string());
+    match d.which {
+        Which::File(file) => {
+            out.push(letter(d.role));
+            out.push_str(&file.to_string());
+        }
+        Which::Tandem { front } => {
+            out.push(letter(d.role));
+            out.push(if front { '+' } else { '-' });
+        }
+        Which::Counted { place, file, .. } => {
+            out.push_str(&place.to_string());
+            out.push_str(&file.to_string());
         }
     }
-    out.push(if from.rank() == to.rank() {
-        '='
-    } else if forward_steps(us, from, to) > 0 {
-        '+'
-    } else {
-        '-'
+    out.push(match d.direction {
+        Direction::Forward => '+',
+        Direction::Backward => '-',
+        Direction::Sideways => '=',
     });
-    if from.file() == to.file() {
-        out.push_str(&from.rank().abs_diff(to.rank()).to_string());
-    } else {
-        out.push_str(&wxf_file(us, to.file()).to_string());
-    }
+    out.push_str(&d.number.to_string());
     out
 }
 
@@ -112,8 +103,6 @@ pub(crate) fn parse_wxf(pos: &Position, text: &str) -> Result<Move, MoveError> {
             "WXF has four characters: piece, file, operator (+ - =) and a number, like C2=5 or H8+7",
         ));
     }
-    let us = pos.turn();
-    let who = side_name(us);
     let piece_of = |c: char| -> Result<Role, MoveError> {
         role_of_letter(c).ok_or_else(|| {
             syntax(
@@ -131,80 +120,26 @@ pub(crate) fn parse_wxf(pos: &Position, text: &str) -> Result<Move, MoveError> {
         }
     };
 
-    // The pieces the first two characters name.
-    let candidates: Vec<Square> = match (chars[0], chars[1]) {
-        (c0, c1) if c0.is_ascii_digit() => {
-            let place = digit(c0, "a soldier's place in its file (1–9)")?;
-            let file_no = digit(c1, "a file number (1–9)")?;
-            let file = board_file(us, file_no);
-            let counted = |role: Role| {
-                let mates = on_file_front_first(pos, us, role, file);
-                (mates.len() >= 3 || (mates.len() >= 2 && multi_tandem(pos, us, role)))
-                    .then_some(mates)
-            };
-            let mut found = Vec::new();
-            let mut any_counted = false;
-            for role in Role::ALL {
-                if let Some(mates) = counted(role) {
-                    any_counted = true;
-                    if let Some(&s) = mates.get(place as usize - 1) {
-                        found.push(s);
-                    }
-                }
-            }
-            if !any_counted {
-                // Not the canonical situation; still accept it for soldiers when it names one.
-                let soldiers = on_file_front_first(pos, us, Role::Soldier, file);
-                if soldiers.len() >= 2 {
-                    if let Some(&s) = soldiers.get(place as usize - 1) {
-                        found.push(s);
-                    }
-                }
-            }
-            if found.is_empty() {
-                let n = on_file_front_first(pos, us, Role::Soldier, file).len();
-                return Err(MoveError::illegal(format!(
-                    "'{t}' names the soldier number {place} from the front on file {file_no}, but {who} has {} there",
-                    count_soldiers(n)
-                )));
-            }
-            found
-        }
+    // The piece the first two characters name.
+    let named = match (chars[0], chars[1]) {
+        (c0, c1) if c0.is_ascii_digit() => Named::Counted {
+            place: Place::Nth(digit(c0, "a soldier's place in its file (1–9)")?),
+            file: digit(c1, "a file number (1–9)")?,
+        },
         (c0 @ ('+' | '-'), c1) | (c1, c0 @ ('+' | '-')) if c1.is_ascii_alphabetic() => {
-            let role = piece_of(c1)?;
-            let front = c0 == '+';
-            let mut found = Vec::new();
-            for file in 0..9 {
-                let mates = on_file_front_first(pos, us, role, file);
-                if mates.len() >= 2 {
-                    found.push(if front { mates[0] } else { mates[mates.len() - 1] });
-                }
+            Named::Placed {
+                role: piece_of(c1)?,
+                place: if c0 == '+' { Place::Front } else { Place::Rear },
+                mark: c0,
             }
-            if found.is_empty() {
-                return Err(MoveError::illegal(format!(
-                    "'{c0}' names the {} {} of two on one file, but no two {who} {}s share a file: write the file instead",
-                    if front { "front" } else { "rear" },
-                    role_name(role),
-                    role_name(role)
-                )));
-            }
-            found
         }
-        (c0, c1) if c0.is_ascii_alphabetic() => {
-            let role = piece_of(c0)?;
-            let file_no = digit(
+        (c0, c1) if c0.is_ascii_alphabetic() => Named::OnFile {
+            role: piece_of(c0)?,
+            file: digit(
                 c1,
                 "a file number (1–9), or + or - for the front or rear of two pieces on a file",
-            )?;
-            let found: Vec<Square> = on_file_front_first(pos, us, role, board_file(us, file_no));
-            if found.is_empty() {
-                return Err(MoveError::illegal(format!(
-                    "there is no {who} {} on file {file_no}",
-                    role_name(role)
-                )));
-            }
-            found
-        }
+            )?,
+        },
         (c0, _) => {
             return Err(syntax(
                 text,
@@ -212,10 +147,10 @@ pub(crate) fn parse_wxf(pos: &Position, text: &str) -> Result<Move, MoveError> {
             ))
         }
     };
-    let op = match chars[2] {
-        '+' => Op::Forward,
-        '-' => Op::Backward,
-        '=' | '.' => Op::Sideways,
+    let direction = match chars[2] {
+        '+' => Direction::Forward,
+        '-' => Direction::Backward,
+        '=' | '.' => Direction::Sideways,
         c => {
             return Err(syntax(
                 text,
@@ -224,200 +159,7 @@ pub(crate) fn parse_wxf(pos: &Position, text: &str) -> Result<Move, MoveError> {
         }
     };
     let number = digit(chars[3], "a number of points or a file number (1–9)")?;
-
-    let mut legal = Vec::new();
-    let mut reasons = Vec::new();
-    for &from in &candidates {
-        let Some(piece) = pos.piece_at(from) else {
-            continue;
-        };
-        match destination(us, piece.role, from, op, number) {
-            Err(reason) => reasons.push(reason),
-            Ok(to) => {
-                let m = Move::new(from, to);
-                match pos.check_move(m) {
-                    Ok(()) => legal.push(m),
-                    Err(e) => reasons.push(e.to_string()),
-                }
-            }
-        }
-    }
-    match legal.as_slice() {
-        [m] => Ok(*m),
-        [] if reasons.len() == 1 => Err(MoveError::illegal(reasons.remove(0))),
-        [] => Err(MoveError::illegal(format!(
-            "no {who} piece can play '{t}': {}",
-            reasons.join("; ")
-        ))),
-        many => {
-            let options: Vec<String> = many
-                .iter()
-                .map(|&m| format!("{} ({})", pos.to_pmn(m), to_wxf(pos, m)))
-                .collect();
-            Err(MoveError::illegal(format!(
-                "'{t}' is ambiguous: it could be {}",
-                options.join(" or ")
-            )))
-        }
-    }
-}
-
-/// A WXF operator.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Op {
-    Forward,
-    Backward,
-    Sideways,
-}
-
-/// Where the piece of `role` on `from` lands for `op` and `number`, or why it cannot.
-fn destination(us: Side, role: Role, from: Square, op: Op, number: u8) -> Result<Square, String> {
-    let name = role_name(role);
-    let here = format!("the {name} on {from} (file {})", wxf_file(us, from.file()));
-    let ahead = |steps: i32| -> Option<u8> {
-        let rank = from.rank() as i32 + steps * forward(us);
-        (0..10).contains(&rank).then_some(rank as u8)
-    };
-    let way = if op == Op::Forward {
-        "forward"
-    } else {
-        "backward"
-    };
-    let sign = if op == Op::Forward { 1 } else { -1 };
-    let target_file = board_file(us, number);
-    match role {
-        Role::General | Role::Chariot | Role::Cannon | Role::Soldier => {
-            if op == Op::Sideways {
-                if target_file == from.file() {
-                    return Err(format!(
-                        "{here} is already on file {number}: '=' moves it sideways to another file"
-                    ));
-                }
-                return Ok(Square::from_coords(target_file, from.rank()).expect("on the board"));
-            }
-            match ahead(sign * number as i32) {
-                Some(rank) => Ok(Square::from_coords(from.file(), rank).expect("on the board")),
-                None => {
-                    let room = room(us, from, op);
-                    let side = if op == Op::Forward {
-                        "in front of"
-                    } else {
-                        "behind"
-                    };
-                    let left = match room {
-                        0 => format!("there is no point {side} it"),
-                        1 => format!("there is only 1 point {side} it"),
-                        r => format!("there are only {r} points {side} it"),
-                    };
-                    Err(format!(
-                        "{here} cannot move {number} point{} {way}: {left}",
-                        if number == 1 { "" } else { "s" },
-                    ))
-                }
-            }
-        }
-        Role::Advisor | Role::Elephant | Role::Horse => {
-            if op == Op::Sideways {
-                return Err(format!(
-                    "{here} moves diagonally, never sideways: write + or - and the file it lands on"
-                ));
-            }
-            let files = from.file().abs_diff(target_file);
-            let ranks = match (role, files) {
-                (Role::Advisor, 1) => 1,
-                (Role::Elephant, 2) => 2,
-                (Role::Horse, 1) => 2,
-                (Role::Horse, 2) => 1,
-                _ => {
-                    let over = match role {
-                        Role::Advisor => "one file",
-                        Role::Elephant => "two files",
-                        _ => "one or two files",
-                    };
-                    return Err(format!(
-                        "{here} cannot land on file {number}: {}s land {over} over",
-                        name
-                    ));
-                }
-            };
-            match ahead(sign * ranks) {
-                Some(rank) => Ok(Square::from_coords(target_file, rank).expect("on the board")),
-                None => Err(format!(
-                    "{here} cannot move {way} to file {number}: that is off the board"
-                )),
-            }
-        }
-    }
-}
-
-/// How many points lie between `from` and the board's edge in the direction of `op`.
-fn room(us: Side, from: Square, op: Op) -> u8 {
-    let toward_top = (op == Op::Forward) == (us == Side::First);
-    if toward_top {
-        9 - from.rank()
-    } else {
-        from.rank()
-    }
-}
-
-/// `+1` for Red (toward rank 10), `-1` for Black.
-fn forward(us: Side) -> i32 {
-    match us {
-        Side::First => 1,
-        Side::Second => -1,
-    }
-}
-
-/// How far forward (for `us`) `to` lies from `from`, in ranks.
-fn forward_steps(us: Side, from: Square, to: Square) -> i32 {
-    (to.rank() as i32 - from.rank() as i32) * forward(us)
-}
-
-/// The WXF file number (1–9, from the player's own right) of a board file (0 = `a`).
-fn wxf_file(us: Side, file: u8) -> u8 {
-    match us {
-        Side::First => 9 - file,
-        Side::Second => file + 1,
-    }
-}
-
-/// The board file (0 = `a`) of a WXF file number 1–9.
-fn board_file(us: Side, number: u8) -> u8 {
-    match us {
-        Side::First => 9 - number,
-        Side::Second => number - 1,
-    }
-}
-
-/// `us`'s pieces of `role` on a board file, the most advanced (nearest the opponent) first.
-fn on_file_front_first(pos: &Position, us: Side, role: Role, file: u8) -> Vec<Square> {
-    let bb = pos.side_bb(us) & pos.role_bb(role) & file_bb(file);
-    let mut v: Vec<Square> = squares(bb).collect();
-    v.sort_by_key(|s| -(s.rank() as i32) * forward(us));
-    v
-}
-
-/// Do two or more files each hold two or more of `us`'s pieces of `role`?
-fn multi_tandem(pos: &Position, us: Side, role: Role) -> bool {
-    let bb = pos.side_bb(us) & pos.role_bb(role);
-    (0..9)
-        .filter(|&f| (bb & file_bb(f)).count_ones() >= 2)
-        .count()
-        >= 2
-}
-
-/// May a piece of `role` stand on `sq` at all (general and advisors in the palace, elephants
-/// on their own side of the river)?
-fn in_area(us: Side, role: Role, sq: Square) -> bool {
-    let own_ranks = |lo: u8, hi: u8| match us {
-        Side::First => (lo..=hi).contains(&sq.rank()),
-        Side::Second => (9 - hi..=9 - lo).contains(&sq.rank()),
-    };
-    match role {
-        Role::General | Role::Advisor => (3..=5).contains(&sq.file()) && own_ranks(0, 2),
-        Role::Elephant => own_ranks(0, 4),
-        _ => true,
-    }
+    resolve(pos, t, named, direction, number, &WXF)
 }
 
 /// The WXF letter of a role.
@@ -445,21 +187,6 @@ fn role_of_letter(c: char) -> Option<Role> {
         'P' => Role::Soldier,
         _ => return None,
     })
-}
-
-fn side_name(side: Side) -> &'static str {
-    match side {
-        Side::First => "Red",
-        Side::Second => "Black",
-    }
-}
-
-fn count_soldiers(n: usize) -> String {
-    match n {
-        0 => "no soldier".to_string(),
-        1 => "only one soldier".to_string(),
-        n => format!("only {n} soldiers"),
-    }
 }
 
 fn syntax(text: &str, reason: &str) -> MoveError {
