@@ -78,7 +78,9 @@ impl Hub {
         let live =
             LiveGame::load(record.clone()).map_err(|e| ApiError::bad_request(e.to_string()))?;
         self.store.create(&record)?;
-        Ok(self.insert(record.id, live))
+        let table = self.insert(record.id.clone(), live);
+        self.after_change(&record.id, &table);
+        Ok(table)
     }
 
     fn insert(self: &Arc<Self>, id: String, live: LiveGame) -> Arc<Table> {

@@ -1,0 +1,153 @@
+//! `chuhe serve` as a process: it prints its address, keeps every acknowledged move through
+//! `kill -9` and a restart, and refuses bad options with a message.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+fn temp_db(tag: &str) -> String {
+    std::env::temp_dir()
+        .join(format!("chuhe-serve-{}-{tag}.sqlite3", std::process::id()))
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Starts `chuhe serve` on a free loopback port; the child and its base URL.
+fn serve(db: &str) -> (Child, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chuhe"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--db", db])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .to_string();
+    assert!(line.contains("sqlite"), "{line}");
+    (child, url)
+}
+
+fn agent() -> ureq::Agent {
+    ureq::AgentBuilder::new()
+        .timeout(Duration::from_secs(20))
+        .build()
+}
+
+fn post(url: &str, token: Option<&str>, body: Value) -> (u16, Value) {
+    let mut request = agent().post(url);
+    if let Some(t) = token {
+        request = request.set("Authorization", &format!("Bearer {t}"));
+    }
+    let response = match request.send_json(body) {
+        Ok(r) | Err(ureq::Error::Status(_, r)) => r,
+        Err(e) => panic!("POST {url}: {e}"),
+    };
+    (response.status(), response.into_json().unwrap())
+}
+
+#[test]
+fn kill_dash_nine_loses_no_acknowledged_move() {
+    let db = temp_db("kill");
+    let (mut child, base) = serve(&db);
+    let (status, created) = post(
+        &format!("{base}/api/games"),
+        None,
+        json!({"game": "xiangqi", "opponent": "friend"}),
+    );
+    assert_eq!(status, 201, "{created}");
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let red = created["token"].as_str().unwrap().to_string();
+    let invite = created["game"]["invite"].as_str().unwrap();
+    let black = invite.split("token=").nth(1).unwrap().to_string();
+    let moves = ["h3e3", "h10g8", "h1g3", "i10h10", "i1h1", "b8b4"];
+    for (i, m) in moves.iter().enumerate() {
+        let token = if i % 2 == 0 { &red } else { &black };
+        let (status, body) = post(
+            &format!("{base}/api/games/{id}/move"),
+            Some(token),
+            json!({"move": m}),
+        );
+        assert_eq!(status, 200, "{m}: {body}");
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+
+    let (mut child, base) = serve(&db);
+    let state: Value = agent()
+        .get(&format!("{base}/api/games/{id}"))
+        .call()
+        .unwrap()
+        .into_json()
+        .unwrap();
+    let played: Vec<&str> = state["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["text"]["uci"].as_str().unwrap())
+        .collect();
+    assert_eq!(played, moves);
+    // The game goes on with the same tokens.
+    let (status, body) = post(
+        &format!("{base}/api/games/{id}/move"),
+        Some(&red),
+        json!({"move": "g4g5"}),
+    );
+    assert_eq!(status, 200, "{body}");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    for ext in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{db}{ext}"));
+    }
+}
+
+#[test]
+fn bad_options_are_refused_with_a_message() {
+    for (args, expected) in [
+        (vec!["serve", "--addr", "nowhere"], "is not an address"),
+        (
+            vec![
+                "serve",
+                "--addr",
+                "127.0.0.1:0",
+                "--db",
+                "/nonexistent-dir/a/b.sqlite3",
+            ],
+            "cannot open",
+        ),
+        (
+            vec![
+                "serve",
+                "--addr",
+                "127.0.0.1:0",
+                "--db",
+                "postgres://x@127.0.0.1:1/none",
+            ],
+            "cannot connect",
+        ),
+        (vec!["serve", "--engine-movetime", "0"], "engine-movetime"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_chuhe"))
+            .args(&args)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+        if !stderr.starts_with("error: invalid value") {
+            // clap's own messages add a hint line; the server's are one line.
+            assert_eq!(
+                stderr.trim().lines().count(),
+                1,
+                "{args:?}: one line: {stderr}"
+            );
+        }
+    }
+}

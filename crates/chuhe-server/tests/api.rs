@@ -1,0 +1,753 @@
+//! The HTTP and WebSocket API over a real socket: games against the engine and between
+//! friends, every rejection (each a 4xx JSON error that changes nothing), a restart in the
+//! middle of a game, clocks, records.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use chuhe_server::{api, store, Hub, HubOptions};
+use serde_json::{json, Value};
+
+/// A server on a loopback port, in its own runtime; dropping it stops it abruptly.
+struct Server {
+    base: String,
+    addr: SocketAddr,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Server {
+    fn start(db: &str) -> Server {
+        let store: Arc<dyn store::Store> = Arc::from(store::open(db).unwrap());
+        let (addr_tx, addr_rx) = std::sync::mpsc::channel();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let thread = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .unwrap();
+            runtime.block_on(async move {
+                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+                addr_tx.send(listener.local_addr().unwrap()).unwrap();
+                let hub = Hub::new(
+                    store,
+                    HubOptions {
+                        engine_movetime: Duration::from_millis(30),
+                    },
+                );
+                tokio::select! {
+                    _ = axum::serve(listener, api::router(hub)) => {}
+                    _ = stopped => {}
+                }
+            });
+            runtime.shutdown_background();
+        });
+        let addr = addr_rx.recv().unwrap();
+        Server {
+            base: format!("http://{addr}"),
+            addr,
+            stop: Some(stop),
+            thread: Some(thread),
+        }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+fn temp_db(tag: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    std::env::temp_dir()
+        .join(format!(
+            "chuhe-api-{tag}-{}-{nanos}.sqlite3",
+            std::process::id()
+        ))
+        .display()
+        .to_string()
+}
+
+fn agent() -> ureq::Agent {
+    ureq::AgentBuilder::new()
+        .timeout(Duration::from_secs(20))
+        .redirects(0)
+        .build()
+}
+
+/// A request: the status and the JSON body (`Value::Null` when the body is not JSON).
+fn call(method: &str, url: &str, token: Option<&str>, body: Option<&str>) -> (u16, Value) {
+    let mut request = agent().request(method, url);
+    if let Some(t) = token {
+        request = request.set("Authorization", &format!("Bearer {t}"));
+    }
+    let response = match body {
+        Some(b) => request
+            .set("Content-Type", "application/json")
+            .send_string(b),
+        None => request.call(),
+    };
+    let response = match response {
+        Ok(r) => r,
+        Err(ureq::Error::Status(_, r)) => r,
+        Err(e) => panic!("{method} {url}: {e}"),
+    };
+    let status = response.status();
+    let text = response.into_string().unwrap_or_default();
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
+fn post(url: &str, token: Option<&str>, body: Value) -> (u16, Value) {
+    call("POST", url, token, Some(&body.to_string()))
+}
+
+fn get(url: &str, token: Option<&str>) -> (u16, Value) {
+    call("GET", url, token, None)
+}
+
+/// Creates a game; its state and the creator's token.
+fn create(server: &Server, body: Value) -> (Value, String) {
+    let (status, created) = post(&server.url("/api/games"), None, body);
+    assert_eq!(status, 201, "{created}");
+    let token = created["token"].as_str().unwrap().to_string();
+    (created["game"].clone(), token)
+}
+
+fn state(server: &Server, id: &str, token: Option<&str>) -> Value {
+    let (status, s) = get(&server.url(&format!("/api/games/{id}")), token);
+    assert_eq!(status, 200, "{s}");
+    s
+}
+
+fn play(server: &Server, id: &str, token: &str, mv: &str) -> (u16, Value) {
+    post(
+        &server.url(&format!("/api/games/{id}/move")),
+        Some(token),
+        json!({"move": mv}),
+    )
+}
+
+/// Waits until `done` holds for the game's state.
+fn wait_for(
+    server: &Server,
+    id: &str,
+    token: Option<&str>,
+    done: impl Fn(&Value) -> bool,
+) -> Value {
+    let start = Instant::now();
+    loop {
+        let s = state(server, id, token);
+        if done(&s) {
+            return s;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "gave up waiting: {s}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn error_code(body: &Value) -> &str {
+    body["error"]["code"].as_str().unwrap_or("(no error code)")
+}
+
+#[test]
+fn a_game_against_the_engine() {
+    let server = Server::start(&temp_db("engine"));
+    let (game, token) = create(&server, json!({"game": "xiangqi", "level": 3}));
+    assert_eq!(game["you"], "first");
+    assert_eq!(game["engine"], json!({"level": 3, "side": "second"}));
+    assert_eq!(game["legal"].as_array().unwrap().len(), 44);
+    assert!(game["invite"].is_null());
+    let id = game["id"].as_str().unwrap().to_string();
+    let (status, after) = play(&server, &id, &token, "C2=5");
+    assert_eq!(status, 200, "{after}");
+    assert_eq!(after["moves"][0]["text"]["uci"], "h3e3");
+    assert_eq!(after["moves"][0]["text"]["pmn"], "h3-e3");
+    assert_eq!(after["moves"][0]["text"]["chinese"], "炮二平五");
+    let s = wait_for(&server, &id, Some(&token), |s| s["ply"] == 2);
+    assert_eq!(s["turn"], "first");
+    assert_eq!(s["thinking"], false);
+    // The engine's move is a legal reply and is in the record.
+    let (status, record) = get(&server.url(&format!("/api/games/{id}/pcn")), None);
+    assert_eq!(status, 200);
+    assert_eq!(record["moves"].as_array().unwrap().len(), 2);
+    let replayed = chuhe::record::read(&record.to_string()).unwrap();
+    assert_eq!(replayed.plies(), 2);
+}
+
+#[test]
+fn the_engine_moves_first_when_it_plays_first() {
+    let server = Server::start(&temp_db("engine-first"));
+    let (game, token) = create(
+        &server,
+        json!({"game": "xiongqi", "side": "second", "level": 0}),
+    );
+    assert_eq!(game["you"], "second");
+    let id = game["id"].as_str().unwrap();
+    let s = wait_for(&server, id, Some(&token), |s| s["ply"] == 1);
+    assert_eq!(s["turn"], "second");
+}
+
+#[test]
+fn every_bad_request_is_a_json_error_that_changes_nothing() {
+    let server = Server::start(&temp_db("bad"));
+    let (game, token) = create(&server, json!({"game": "xiangqi", "opponent": "friend"}));
+    let id = game["id"].as_str().unwrap().to_string();
+    let move_url = server.url(&format!("/api/games/{id}/move"));
+    let (status, _) = play(&server, &id, &token, "h3e3");
+    assert_eq!(status, 200);
+    let before = state(&server, &id, Some(&token));
+
+    let cases: Vec<(&str, (u16, Value), u16, &str)> = vec![
+        (
+            "malformed JSON",
+            call("POST", &move_url, Some(&token), Some("{\"move\": ")),
+            400,
+            "bad_json",
+        ),
+        (
+            "not an object",
+            call("POST", &move_url, Some(&token), Some("[1,2]")),
+            422,
+            "bad_json",
+        ),
+        (
+            "an unknown field",
+            post(&move_url, Some(&token), json!({"move": "h10g8", "x": 1})),
+            422,
+            "bad_json",
+        ),
+        (
+            "no token",
+            post(&move_url, None, json!({"move": "h10g8"})),
+            403,
+            "forbidden",
+        ),
+        (
+            "a wrong token",
+            post(
+                &move_url,
+                Some("0123456789abcdef0123456789abcdef"),
+                json!({"move": "h10g8"}),
+            ),
+            403,
+            "forbidden",
+        ),
+        (
+            "the other player's turn",
+            play(&server, &id, &token, "h1g3"),
+            409,
+            "not_your_turn",
+        ),
+        (
+            "an unknown game",
+            post(
+                &server.url("/api/games/NoSuchGame/move"),
+                Some(&token),
+                json!({"move": "a1a2"}),
+            ),
+            404,
+            "not_found",
+        ),
+        (
+            "a malformed id",
+            get(&server.url("/api/games/..%2F..%2Fetc"), None),
+            404,
+            "not_found",
+        ),
+        (
+            "an unknown route",
+            get(&server.url("/api/nothing"), None),
+            404,
+            "not_found",
+        ),
+        (
+            "a wrong method",
+            call(
+                "DELETE",
+                &server.url(&format!("/api/games/{id}")),
+                None,
+                None,
+            ),
+            405,
+            "method_not_allowed",
+        ),
+        (
+            "an unknown game kind",
+            post(&server.url("/api/games"), None, json!({"game": "chess"})),
+            400,
+            "unknown_game",
+        ),
+        (
+            "a bad level",
+            post(
+                &server.url("/api/games"),
+                None,
+                json!({"game": "xiangqi", "level": 99}),
+            ),
+            400,
+            "bad_request",
+        ),
+        (
+            "a bad side",
+            post(
+                &server.url("/api/games"),
+                None,
+                json!({"game": "xiangqi", "side": "red"}),
+            ),
+            400,
+            "bad_request",
+        ),
+        (
+            "a bad position",
+            post(
+                &server.url("/api/games"),
+                None,
+                json!({"game": "xiangqi", "position": "rnbakabnr/9 w"}),
+            ),
+            400,
+            "bad_position",
+        ),
+        (
+            "a bad clock",
+            post(
+                &server.url("/api/games"),
+                None,
+                json!({"game": "xiangqi", "clock": {"initial_s": -5}}),
+            ),
+            400,
+            "bad_request",
+        ),
+        (
+            "a bad import",
+            post(
+                &server.url("/api/import"),
+                None,
+                json!({"pcn": "{\"setup\": 5}"}),
+            ),
+            400,
+            "bad_record",
+        ),
+        (
+            "a bad page query",
+            get(&server.url("/api/games?limit=lots"), None),
+            400,
+            "bad_request",
+        ),
+        (
+            "a board past the end",
+            get(
+                &server.url(&format!("/api/games/{id}/board.svg?ply=9")),
+                None,
+            ),
+            400,
+            "bad_request",
+        ),
+        (
+            "bad glyphs",
+            get(
+                &server.url(&format!("/api/games/{id}/board.svg?glyphs=emoji")),
+                None,
+            ),
+            400,
+            "bad_request",
+        ),
+    ];
+    for (what, (status, body), want_status, want_code) in cases {
+        assert_eq!(status, want_status, "{what}: {body}");
+        assert_eq!(error_code(&body), want_code, "{what}: {body}");
+        let message = body["error"]["message"].as_str().unwrap_or("");
+        assert!(message.len() > 10, "{what}: the message says why: {body}");
+    }
+    // Black to move now: the black player's token is needed; join through the invite.
+    let invite = before["invite"].as_str().unwrap();
+    let second = invite.split("token=").nth(1).unwrap().to_string();
+    let (status, body) = play(&server, &id, &second, "h10h3");
+    assert_eq!((status, error_code(&body)), (422, "illegal_move"), "{body}");
+    assert!(body["error"]["message"].as_str().unwrap().contains("h10h3"));
+    let (status, body) = play(&server, &id, &second, "zz99");
+    assert_eq!((status, error_code(&body)), (400, "bad_request"), "{body}");
+    let (status, body) = post(&move_url, Some(&second), json!({"move": "h10g8", "ply": 0}));
+    assert_eq!((status, error_code(&body)), (409, "stale"), "{body}");
+    let (status, body) = post(
+        &move_url,
+        Some(&second),
+        json!({"move": "h10g8", "notation": "fancy"}),
+    );
+    assert_eq!((status, error_code(&body)), (400, "bad_request"), "{body}");
+    let big = format!("{{\"move\": \"{}\"}}", "x".repeat(api::MAX_BODY_BYTES + 10));
+    let (status, body) = call("POST", &move_url, Some(&second), Some(&big));
+    assert_eq!((status, error_code(&body)), (413, "too_large"), "{body}");
+
+    let after = state(&server, &id, Some(&token));
+    assert_eq!(after["feen"], before["feen"]);
+    assert_eq!(after["ply"], 1);
+    assert_eq!(after["version"], before["version"]);
+}
+
+#[test]
+fn friends_play_through_the_invite_link_and_spectators_only_watch() {
+    let server = Server::start(&temp_db("friends"));
+    let (game, red) = create(&server, json!({"game": "xiongqi", "opponent": "friend"}));
+    let id = game["id"].as_str().unwrap().to_string();
+    let invite = game["invite"].as_str().unwrap().to_string();
+    assert_eq!(game["watch"], format!("/g/{id}"));
+    // The invite link sets the cookie and sends the browser to the plain page.
+    let response = agent().get(&server.url(&invite)).call().unwrap();
+    assert_eq!(response.status(), 303);
+    assert_eq!(
+        response.header("location"),
+        Some(format!("/g/{id}").as_str())
+    );
+    let cookie = response.header("set-cookie").unwrap().to_string();
+    assert!(cookie.starts_with(&format!("chuhe_{id}=")) && cookie.contains("HttpOnly"));
+    let black = cookie
+        .split(';')
+        .next()
+        .unwrap()
+        .split('=')
+        .nth(1)
+        .unwrap()
+        .to_string();
+    // A cookie works as well as the bearer header.
+    let seen = agent()
+        .get(&server.url(&format!("/api/games/{id}")))
+        .set("Cookie", &format!("other=1; chuhe_{id}={black}"))
+        .call()
+        .unwrap()
+        .into_json::<Value>()
+        .unwrap();
+    assert_eq!(seen["you"], "second");
+    assert!(seen["invite"].is_null(), "only the creator sees the invite");
+    // A wrong token in the link sets nothing.
+    let bad = agent()
+        .get(&server.url(&format!("/g/{id}?token=nope")))
+        .call()
+        .unwrap();
+    assert!(bad.header("set-cookie").is_none());
+    let watcher = state(&server, &id, None);
+    assert!(watcher["you"].is_null() && watcher["invite"].is_null());
+
+    assert_eq!(play(&server, &id, &red, "e3e4").0, 200);
+    assert_eq!(play(&server, &id, &black, "e6e5").0, 200);
+    // Draw: offered by the player to move, answered by the other.
+    let draw = server.url(&format!("/api/games/{id}/draw"));
+    let (status, body) = post(&draw, Some(&black), json!({"action": "offer"}));
+    assert_eq!((status, error_code(&body)), (409, "not_your_turn"));
+    let (status, body) = post(&draw, Some(&red), json!({"action": "accept"}));
+    assert_eq!((status, error_code(&body)), (409, "no_draw_offer"));
+    let (status, s) = post(&draw, Some(&red), json!({"action": "offer"}));
+    assert_eq!((status, &s["draw_offer"]), (200, &json!("first")));
+    let (status, s) = post(&draw, Some(&black), json!({"action": "decline"}));
+    assert_eq!(status, 200);
+    assert!(s["draw_offer"].is_null() && s["notice"].as_str().unwrap().contains("declined"));
+    post(&draw, Some(&red), json!({"action": "offer"}));
+    let (status, s) = post(&draw, Some(&black), json!({"action": "accept"}));
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["result"]["status"], "agreement");
+    assert_eq!(s["result"]["winner"], "none");
+    assert_eq!(s["result"]["text"], "draw by agreement");
+    let (status, body) = play(&server, &id, &red, "d3d4");
+    assert_eq!((status, error_code(&body)), (409, "game_over"));
+    // Take-backs are for games against the engine.
+    let (status, body) = post(
+        &server.url(&format!("/api/games/{id}/takeback")),
+        Some(&red),
+        json!({}),
+    );
+    assert_eq!((status, error_code(&body)), (409, "no_takeback"), "{body}");
+    // The archive lists it with its result.
+    let (_, list) = get(&server.url("/api/games"), None);
+    let row = list["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["id"] == id)
+        .unwrap()
+        .clone();
+    assert_eq!(row["plies"], 2);
+    assert_eq!(row["result"]["status"], "agreement");
+}
+
+#[test]
+fn resigning_and_taking_back() {
+    let server = Server::start(&temp_db("resign"));
+    let (game, token) = create(&server, json!({"game": "xiangqi", "level": 0}));
+    let id = game["id"].as_str().unwrap().to_string();
+    assert_eq!(play(&server, &id, &token, "h3e3").0, 200);
+    wait_for(&server, &id, Some(&token), |s| s["ply"] == 2);
+    assert_eq!(play(&server, &id, &token, "h1g3").0, 200);
+    wait_for(&server, &id, Some(&token), |s| s["ply"] == 4);
+    let takeback = server.url(&format!("/api/games/{id}/takeback"));
+    let (status, s) = post(&takeback, Some(&token), json!({}));
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(
+        s["ply"], 2,
+        "the engine's reply and the player's move are taken back"
+    );
+    let (status, s) = post(
+        &server.url(&format!("/api/games/{id}/resign")),
+        Some(&token),
+        json!({}),
+    );
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["result"]["status"], "resignation");
+    assert_eq!(s["result"]["winner"], "second");
+    assert_eq!(
+        s["result"]["text"],
+        "second (North/Black) wins by resignation"
+    );
+    // Taking back after resigning reopens the game.
+    let (status, s) = post(&takeback, Some(&token), json!({}));
+    assert_eq!(status, 200, "{s}");
+    assert!(s["result"].is_null());
+    assert_eq!(s["ply"], 0);
+}
+
+#[test]
+fn a_restart_in_the_middle_of_a_game_loses_nothing() {
+    let db = temp_db("restart");
+    let server = Server::start(&db);
+    let (game, red) = create(
+        &server,
+        json!({"game": "xiangqi", "opponent": "friend", "clock": {"initial_s": 600, "increment_s": 2}}),
+    );
+    let id = game["id"].as_str().unwrap().to_string();
+    let black = game["invite"]
+        .as_str()
+        .unwrap()
+        .split("token=")
+        .nth(1)
+        .unwrap()
+        .to_string();
+    for (token, mv) in [(&red, "h3e3"), (&black, "h10g8"), (&red, "h1g3")] {
+        assert_eq!(play(&server, &id, token, mv).0, 200);
+    }
+    let before = state(&server, &id, Some(&red));
+    drop(server);
+    let server = Server::start(&db);
+    let after = state(&server, &id, Some(&red));
+    assert_eq!(after["moves"], before["moves"]);
+    assert_eq!(after["feen"], before["feen"]);
+    assert_eq!(after["turn"], "second");
+    let clock = &after["clock"];
+    assert_eq!(clock["initial_ms"], 600_000);
+    let red_left = clock["remaining_ms"][0].as_i64().unwrap();
+    assert!((600_000..=604_000).contains(&red_left), "{clock}");
+    // The same tokens still play.
+    assert_eq!(play(&server, &id, &black, "b8e8").0, 200);
+    assert_eq!(play(&server, &id, &red, "b1c3").0, 200);
+    assert_eq!(state(&server, &id, None)["ply"], 5);
+}
+
+#[test]
+fn a_clock_that_runs_out_ends_the_game() {
+    let server = Server::start(&temp_db("clock"));
+    let (game, red) = create(
+        &server,
+        json!({"game": "xiongqi", "opponent": "friend", "clock": {"initial_s": 1, "increment_s": 0}}),
+    );
+    let id = game["id"].as_str().unwrap().to_string();
+    assert_eq!(game["clock"]["running"], "first");
+    let s = wait_for(&server, &id, None, |s| !s["result"].is_null());
+    assert_eq!(s["result"]["status"], "timelimit");
+    assert_eq!(s["result"]["winner"], "second");
+    assert_eq!(s["result"]["text"], "second (North/Black) wins on time");
+    let (status, body) = play(&server, &id, &red, "e3e4");
+    assert_eq!((status, error_code(&body)), (409, "game_over"));
+}
+
+#[test]
+fn records_go_out_and_come_back() {
+    let server = Server::start(&temp_db("records"));
+    let (game, red) = create(&server, json!({"game": "xiangqi", "opponent": "friend"}));
+    let id = game["id"].as_str().unwrap().to_string();
+    let black = game["invite"]
+        .as_str()
+        .unwrap()
+        .split("token=")
+        .nth(1)
+        .unwrap()
+        .to_string();
+    for (token, mv) in [(&red, "h3e3"), (&black, "h10g8")] {
+        assert_eq!(play(&server, &id, token, mv).0, 200);
+    }
+    let (_, record) = get(&server.url(&format!("/api/games/{id}/pcn")), None);
+    let (status, imported) = post(
+        &server.url("/api/import"),
+        None,
+        json!({"pcn": record.to_string()}),
+    );
+    assert_eq!(status, 201, "{imported}");
+    assert_eq!(imported["game"]["feen"], state(&server, &id, None)["feen"]);
+    assert_eq!(imported["game"]["ply"], 2);
+    // An earlier position of the game, drawn with its squares as click targets.
+    let svg = agent()
+        .get(&server.url(&format!(
+            "/api/games/{id}/board.svg?ply=1&targets=true&flip=true&glyphs=latin"
+        )))
+        .call()
+        .unwrap();
+    assert_eq!(svg.content_type(), "image/svg+xml");
+    let svg = svg.into_string().unwrap();
+    assert_eq!(svg.matches("data-square=").count(), 90);
+    assert!(svg.contains("last-move"));
+    // A game from a FEN.
+    let (status, body) = post(
+        &server.url("/api/games"),
+        None,
+        json!({"game": "xiangqi", "opponent": "friend", "position": "3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1"}),
+    );
+    assert_eq!(status, 201, "{body}");
+    assert_eq!(body["game"]["fen"], "3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1");
+}
+
+// ---------------------------------------------------------------- WebSocket
+
+type Socket = tungstenite::WebSocket<tungstenite::stream::MaybeTlsStream<std::net::TcpStream>>;
+
+fn socket(server: &Server, id: &str, token: Option<&str>) -> Socket {
+    let mut url = format!("ws://{}/api/games/{id}/ws", server.addr);
+    if let Some(t) = token {
+        url.push_str(&format!("?token={t}"));
+    }
+    let (mut ws, _) = tungstenite::connect(url).unwrap();
+    if let tungstenite::stream::MaybeTlsStream::Plain(s) = ws.get_mut() {
+        s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    }
+    ws
+}
+
+/// The next message of `kind` (`state`, `ack`, `error`, `pong`), skipping others.
+fn next(ws: &mut Socket, kind: &str) -> Value {
+    loop {
+        let message = ws.read().unwrap();
+        if let tungstenite::Message::Text(text) = message {
+            let v: Value = serde_json::from_str(text.as_str()).unwrap();
+            if v["type"] == kind {
+                return v;
+            }
+        }
+    }
+}
+
+/// The first state with `ply` moves.
+fn state_at(ws: &mut Socket, ply: u64) -> Value {
+    loop {
+        let s = next(ws, "state");
+        if s["state"]["ply"] == ply {
+            return s["state"].clone();
+        }
+    }
+}
+
+fn send(ws: &mut Socket, v: Value) {
+    ws.send(tungstenite::Message::Text(v.to_string().into()))
+        .unwrap();
+}
+
+#[test]
+fn websockets_carry_moves_live_to_both_players_and_spectators() {
+    let server = Server::start(&temp_db("ws"));
+    let (game, red) = create(&server, json!({"game": "xiangqi", "opponent": "friend"}));
+    let id = game["id"].as_str().unwrap().to_string();
+    let black = game["invite"]
+        .as_str()
+        .unwrap()
+        .split("token=")
+        .nth(1)
+        .unwrap()
+        .to_string();
+    let mut a = socket(&server, &id, Some(&red));
+    let mut b = socket(&server, &id, Some(&black));
+    let mut watcher = socket(&server, &id, None);
+    assert_eq!(next(&mut a, "state")["state"]["you"], "first");
+    assert_eq!(next(&mut b, "state")["state"]["you"], "second");
+    assert!(next(&mut watcher, "state")["state"]["you"].is_null());
+
+    send(&mut a, json!({"type": "move", "move": "h3e3", "ply": 0}));
+    assert_eq!(next(&mut a, "ack")["ply"], 1);
+    let seen = state_at(&mut b, 1);
+    assert_eq!(seen["moves"][0]["text"]["wxf"], "C2=5");
+    assert_eq!(state_at(&mut watcher, 1)["turn"], "second");
+
+    // Refusals come back as errors on the socket; nothing changes.
+    send(&mut a, json!({"type": "move", "move": "h1g3"}));
+    assert_eq!(next(&mut a, "error")["error"]["code"], "not_your_turn");
+    send(&mut watcher, json!({"type": "move", "move": "h10g8"}));
+    assert_eq!(next(&mut watcher, "error")["error"]["code"], "forbidden");
+    ws_raw(&mut b, "{not json");
+    assert_eq!(next(&mut b, "error")["error"]["code"], "bad_json");
+    send(&mut b, json!({"type": "castle"}));
+    assert_eq!(next(&mut b, "error")["error"]["code"], "bad_json");
+    send(&mut b, json!({"type": "ping"}));
+    next(&mut b, "pong");
+    send(&mut b, json!({"type": "move", "move": "h10g8", "ply": 1}));
+    assert_eq!(next(&mut b, "ack")["ply"], 2);
+    assert_eq!(state_at(&mut a, 2)["moves"][1]["text"]["uci"], "h10g8");
+    assert_eq!(state(&server, &id, None)["ply"], 2);
+
+    // An oversized message closes that connection and changes nothing.
+    let big = json!({"type": "move", "move": "x".repeat(10_000)}).to_string();
+    let _ = b.send(tungstenite::Message::Text(big.into()));
+    let closed = (0..10).any(|_| !matches!(b.read(), Ok(tungstenite::Message::Text(_))));
+    assert!(closed, "the server closes a connection that sends too much");
+    assert_eq!(state(&server, &id, None)["ply"], 2);
+
+    // A wrong token is refused before the upgrade.
+    let refused = tungstenite::connect(format!(
+        "ws://{}/api/games/{id}/ws?token=wrong",
+        server.addr
+    ));
+    assert!(refused.is_err());
+    let missing = tungstenite::connect(format!("ws://{}/api/games/nosuch/ws", server.addr));
+    assert!(missing.is_err());
+}
+
+fn ws_raw(ws: &mut Socket, text: &str) {
+    ws.send(tungstenite::Message::Text(text.to_string().into()))
+        .unwrap();
+}
+
+#[test]
+fn the_page_and_its_assets_are_served() {
+    let server = Server::start(&temp_db("page"));
+    for (path, kind) in [
+        ("/", "text/html"),
+        ("/archive", "text/html"),
+        ("/g/abc", "text/html"),
+        ("/assets/app.js", "text/javascript"),
+        ("/assets/style.css", "text/css"),
+        ("/assets/icon.svg", "image/svg+xml"),
+    ] {
+        let r = agent().get(&server.url(path)).call().unwrap();
+        assert_eq!(r.status(), 200, "{path}");
+        assert!(
+            r.content_type()
+                .starts_with(kind.split(';').next().unwrap()),
+            "{path}: {}",
+            r.content_type()
+        );
+    }
+    let (status, body) = get(&server.url("/assets/../../etc/passwd"), None);
+    assert_eq!(status, 404, "{body}");
+    let (status, body) = get(&server.url("/g/a%20b?token=x"), None);
+    assert_eq!((status, error_code(&body)), (404, "not_found"));
+}
