@@ -113,14 +113,14 @@ async fn session(hub: Arc<Hub>, id: String, token: Option<String>, socket: WebSo
     if tx.send(first).await.is_err() {
         return;
     }
-    changes.mark_unchanged();
+    // A change after the subscription (even while the first state was being sent) wakes the
+    // loop below, which then sends the latest state.
     loop {
         tokio::select! {
             changed = changes.changed() => {
                 if changed.is_err() {
                     break;
                 }
-                changes.mark_unchanged();
                 let Some(m) = state_message(&hub, &id, token.clone()).await else { break };
                 if tx.send(m).await.is_err() {
                     break;
