@@ -12,7 +12,7 @@ games, default 60), XIANGQI_DIFF_SEED (first seed, default 1000).
 
 Per ply of every game the test compares chuhe's `replay --json` output with pyffish: the legal
 moves (as sets; chuhe lists them sorted and lists none once the game is over), the FEN, the
-check flag, the move texts (UCI, ICCS, PMN, WXF) and, at the last ply, the status and winner.
+check flag, the move texts (UCI, ICCS, PMN, WXF, SAN) and, at the last ply, the status and winner.
 The one deliberate difference (docs/xiangqi-rules.md) is built in: chuhe ends the game on bare
 generals (S5, status `insufficient`) where pyffish only reports has_insufficient_material.
 Perpetual chases (S6) are judged by both alike (test_xiangqi_chase.py has the details).
@@ -166,6 +166,7 @@ def compare(rec: xo.GameRecord, plies: list) -> Differences:
             "iccs": xo.uci_to_iccs(uci),
             "pmn": xo.uci_to_pmn(uci, rec.captures[k]),
             "wxf": rec.wxf[k],
+            "san": rec.san[k],
         }
         if not isinstance(move, dict):
             diff.add("move", f"{where(k)}: move {move!r}, expected {want_texts}")

@@ -158,6 +158,7 @@ class GameRecord:
     opt: dict = field(default_factory=dict)  # ply -> (bool, value) from is_optional_game_end
     in_check: list = field(default_factory=list)
     wxf: list = field(default_factory=list)
+    san: list = field(default_factory=list)
     captures: list = field(default_factory=list)
     variant: str = VARIANT
     nfold: int = 3
@@ -278,6 +279,7 @@ def finish(rec: GameRecord, probe_every: int = 17):
     san = sf.get_san_moves(v, f0, ms) if ms else []
     rec.in_check = [bool(sf.gives_check(v, f0, []))] + [s.endswith(("+", "#")) for s in san]
     rec.wxf = sf.get_san_moves(v, f0, ms, False, sf.NOTATION_XIANGQI_WXF) if ms else []
+    rec.san = san
     for k in sorted({rec.n, rec.n // 2}):
         want = sf.get_fen(v, f0, ms[:k])
         if rec.boards[k].fen() != want:

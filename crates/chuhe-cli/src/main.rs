@@ -70,6 +70,8 @@ pub enum Notation {
     Teaching,
     /// Xiangqi: the Chinese notation (`炮二平五`, `马8进7`, `前车进一`).
     Chinese,
+    /// Xiangqi: SAN as Fairy-Stockfish and pychess.org write it (`Che3`, `Hg8`, `Cxb10`).
+    San,
 }
 
 impl Notation {
@@ -81,6 +83,7 @@ impl Notation {
             Notation::Wxf => MoveNotation::Wxf,
             Notation::Teaching => MoveNotation::Teaching,
             Notation::Chinese => MoveNotation::Chinese,
+            Notation::San => MoveNotation::San,
         }
     }
 }
@@ -157,6 +160,15 @@ struct PcnArgs {
     /// Who won a game ended by `--status`: first, second or none.
     #[arg(long)]
     winner: Option<String>,
+}
+
+/// What `record` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum RecordFormat {
+    /// Sashité PCN (JSON), every game.
+    Pcn,
+    /// PGN as pychess.org writes it (Xiangqi): tags, `[Variant "Xiangqi"]`, SAN moves.
+    Pgn,
 }
 
 /// What `render` writes.
@@ -249,8 +261,9 @@ enum Command {
     /// Replays moves and prints, for every ply, the position, legal moves, status and the
     /// move played there in every notation (one JSON array).
     Replay {
-        /// A PCN game record to check move by move (a file, or `-` for standard input): its
-        /// setup and moves take the place of the position flags and `--moves`.
+        /// A game record to check move by move, PCN or (Xiangqi) PGN (a file, or `-` for
+        /// standard input): its setup and moves take the place of the position flags and
+        /// `--moves`.
         record: Option<String>,
         #[command(flatten)]
         position: PositionArgs,
@@ -263,6 +276,16 @@ enum Command {
         /// JSON output (the default and only format; accepted for scripts that pass it).
         #[arg(long)]
         json: bool,
+    },
+    /// Checks a game record move by move (PCN, or PGN for Xiangqi) and writes it as PCN or
+    /// as PGN in pychess.org's form.
+    Record {
+        /// The record: a file, or `-` for standard input (PCN when it starts with `{`, else
+        /// PGN).
+        record: String,
+        /// The format to write.
+        #[arg(long, value_enum)]
+        to: RecordFormat,
     },
     /// Converts moves from one notation to another (played in order from the position), or
     /// a position (the positional argument) to FEN or FEEN.
@@ -391,6 +414,7 @@ fn run(cli: Cli, out: &mut Output) -> Result<(), CliError> {
             replay(start, &moves, notation, notation, None, out)
         }
         Command::Pcn(args) => write_record(&args, out),
+        Command::Record { record, to } => convert_record(&record, to, out),
         Command::Render {
             position,
             moves,
@@ -696,14 +720,53 @@ fn show(game: &dyn AnyGame, glyphs: Glyphs) -> String {
 }
 
 /// Reads and checks a PCN record from a file or standard input (`-`).
-fn read_record(path: &str) -> Result<Box<dyn AnyGame>, CliError> {
-    let text = if path == "-" {
+/// The text of a record file, or of standard input for `-`.
+fn read_record_text(path: &str) -> Result<String, CliError> {
+    if path == "-" {
         std::io::read_to_string(std::io::stdin())
     } else {
         std::fs::read_to_string(path)
     }
-    .map_err(|e| CliError::user(format!("cannot read the record '{path}': {e}")))?;
-    chuhe::record::read(&text).map_err(|e| CliError::user(format!("{path}: {e}")))
+    .map_err(|e| CliError::user(format!("cannot read the record '{path}': {e}")))
+}
+
+/// Is this record PCN (JSON) rather than PGN?
+fn is_pcn(text: &str) -> bool {
+    text.trim_start().starts_with('{')
+}
+
+/// The game of a PCN or PGN record, every move checked.
+fn read_record(path: &str) -> Result<Box<dyn AnyGame>, CliError> {
+    let text = read_record_text(path)?;
+    if is_pcn(&text) {
+        chuhe::record::read(&text).map_err(|e| CliError::user(format!("{path}: {e}")))
+    } else {
+        chuhe::pgn::read(&text)
+            .map(|g| g.game)
+            .map_err(|e| CliError::user(format!("{path}: {e}")))
+    }
+}
+
+/// `record`: a PCN or PGN record, checked, written as PCN or PGN.
+fn convert_record(path: &str, to: RecordFormat, out: &mut Output) -> Result<(), CliError> {
+    let text = read_record_text(path)?;
+    let failed = |e: &dyn std::fmt::Display| CliError::user(format!("{path}: {e}"));
+    let pcn = if is_pcn(&text) {
+        let pcn = chuhe::notation::pcn::Pcn::from_json(&text).map_err(|e| failed(&e))?;
+        chuhe::record::game_of(&pcn).map_err(|e| failed(&e))?;
+        pcn
+    } else {
+        chuhe::pgn::to_pcn(&chuhe::pgn::read(&text).map_err(|e| failed(&e))?)
+    };
+    match to {
+        RecordFormat::Pcn => out.write(&format!("{}\n", pcn.to_json_pretty())),
+        RecordFormat::Pgn => {
+            let game = chuhe::record::game_of(&pcn).map_err(|e| failed(&e))?;
+            let text = chuhe::pgn::write(game.as_ref(), &chuhe::pgn::tags_of_pcn(&pcn))
+                .map_err(|e| failed(&e))?;
+            out.write(&text)
+        }
+    }
 }
 
 /// `replay`: every ply of `moves` (read in `read_as`) from `game`, legal moves written in

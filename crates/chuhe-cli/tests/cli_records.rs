@@ -111,3 +111,66 @@ fn records_and_pcn_flags_that_make_no_sense_are_refused() {
     let err = fails(&["pcn", "--status", "resignation", "--winner", "red"]);
     assert!(err.contains("'red'"), "{err}");
 }
+
+/// A game as pychess.org exports it (its SAN is Fairy-Stockfish's).
+const PYCHESS_PGN: &str =
+    "[Event \"PyChess casual game\"]\n[Site \"https://www.pychess.org/abcd\"]\n\
+[Date \"2024.05.01\"]\n[Round \"-\"]\n[White \"Alice\"]\n[Black \"Bob\"]\n[Result \"*\"]\n\
+[TimeControl \"300+3\"]\n[Variant \"Xiangqi\"]\n\n1. Che3 Hg8 2. Hg3 Rh10 3. Ri2 Ci8 *\n";
+
+#[test]
+fn pgn_records_convert_to_pcn_and_back() {
+    let dir = std::env::temp_dir();
+    let pgn = dir.join(format!("chuhe-{}-game.pgn", std::process::id()));
+    std::fs::write(&pgn, PYCHESS_PGN).unwrap();
+    let r = common::chuhe(&["record", pgn.to_str().unwrap(), "--to", "pcn"]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let pcn: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(pcn["moves"][0][0], "h3-e3");
+    assert_eq!(pcn["sides"]["first"]["name"], "Alice");
+    assert_eq!(pcn["meta"]["pgn"]["TimeControl"], "300+3");
+    let pcn_path = dir.join(format!("chuhe-{}-game.pcn", std::process::id()));
+    std::fs::write(&pcn_path, &r.stdout).unwrap();
+    let back = common::chuhe(&["record", pcn_path.to_str().unwrap(), "--to", "pgn"]);
+    assert_eq!(back.code, Some(0), "{}", back.stderr);
+    for line in [
+        "[Event \"PyChess casual game\"]",
+        "[Date \"2024.05.01\"]",
+        "[White \"Alice\"]",
+        "[TimeControl \"300+3\"]",
+        "[Variant \"Xiangqi\"]",
+        "1. Che3 Hg8 2. Hg3 Rh10 3. Ri2 Ci8 *",
+    ] {
+        assert!(back.stdout.contains(line), "{line} in {}", back.stdout);
+    }
+    // replay reads PGN too.
+    let replay = common::chuhe(&["replay", pgn.to_str().unwrap(), "--notation", "san"]);
+    assert_eq!(replay.code, Some(0), "{}", replay.stderr);
+    let plies: serde_json::Value = serde_json::from_str(&replay.stdout).unwrap();
+    assert_eq!(plies.as_array().unwrap().len(), 7);
+    assert_eq!(plies[0]["move"]["san"], "Che3");
+    let _ = std::fs::remove_file(pgn);
+    let _ = std::fs::remove_file(pcn_path);
+}
+
+#[test]
+fn bad_pgn_is_refused_with_the_ply() {
+    let dir = std::env::temp_dir();
+    let pgn = dir.join(format!("chuhe-{}-bad.pgn", std::process::id()));
+    std::fs::write(&pgn, "[Variant \"Xiangqi\"]\n\n1. Che3 Hg8 2. Rh9 *\n").unwrap();
+    let r = common::chuhe(&["record", pgn.to_str().unwrap(), "--to", "pcn"]);
+    assert_eq!(r.code, Some(2));
+    assert!(
+        r.stderr.contains("ply 3") && r.stderr.contains("Rh9"),
+        "{}",
+        r.stderr
+    );
+    let xiongqi = common::chuhe_with_input(&["record", "-", "--to", "pgn"], "{\"setup\": \"rhbag^bhr/2c2c2/ssssssss/8/8/SSSSSSSS/2C2C2/RHBAG^BHR / X/x\", \"moves\": []}");
+    assert_eq!(xiongqi.code, Some(2));
+    assert!(
+        xiongqi.stderr.contains("Xiangqi only"),
+        "{}",
+        xiongqi.stderr
+    );
+    let _ = std::fs::remove_file(pgn);
+}

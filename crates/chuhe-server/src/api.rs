@@ -36,6 +36,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/games/{id}", get(game_state))
         .route("/api/games/{id}/board.svg", get(board_svg))
         .route("/api/games/{id}/pcn", get(game_pcn))
+        .route("/api/games/{id}/pgn", get(game_pgn))
         .route("/api/games/{id}/move", post(play_move))
         .route("/api/games/{id}/resign", post(resign))
         .route("/api/games/{id}/draw", post(draw))
@@ -361,21 +362,40 @@ fn to_json<T: serde::Serialize>(v: &T) -> serde_json::Value {
 #[serde(deny_unknown_fields)]
 struct ImportRequest {
     /// A PCN record (JSON text or the object itself).
-    pcn: serde_json::Value,
+    #[serde(default)]
+    pcn: Option<serde_json::Value>,
+    /// A Xiangqi game in PGN (pychess.org's form).
+    #[serde(default)]
+    pgn: Option<String>,
 }
 
 async fn import_game(
     State(hub): State<Arc<Hub>>,
     ApiJson(request): ApiJson<ImportRequest>,
 ) -> Result<Response, ApiError> {
-    let text = match &request.pcn {
-        serde_json::Value::String(s) => s.clone(),
-        other => other.to_string(),
+    let bad = |e: &dyn std::fmt::Display| {
+        ApiError::new(StatusCode::BAD_REQUEST, "bad_record", e.to_string())
     };
-    let pcn = chuhe::notation::pcn::Pcn::from_json(&text)
-        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "bad_record", e.to_string()))?;
-    let game = chuhe::record::game_of(&pcn)
-        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "bad_record", e.to_string()))?;
+    let pcn = match (&request.pcn, &request.pgn) {
+        (Some(serde_json::Value::String(text)), None) if !text.trim_start().starts_with('{') => {
+            // A PGN pasted where PCN was expected.
+            chuhe::pgn::to_pcn(&chuhe::pgn::read(text).map_err(|e| bad(&e))?)
+        }
+        (Some(pcn), None) => {
+            let text = match pcn {
+                serde_json::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            chuhe::notation::pcn::Pcn::from_json(&text).map_err(|e| bad(&e))?
+        }
+        (None, Some(pgn)) => chuhe::pgn::to_pcn(&chuhe::pgn::read(pgn).map_err(|e| bad(&e))?),
+        _ => {
+            return Err(ApiError::bad_request(
+                "send one record: {\"pcn\": …} or {\"pgn\": \"…\"}",
+            ))
+        }
+    };
+    let game = chuhe::record::game_of(&pcn).map_err(|e| bad(&e))?;
     let now = now_ms();
     let moves = game
         .moves_uci()
@@ -573,6 +593,31 @@ async fn game_pcn(State(hub): State<Arc<Hub>>, GameId(id): GameId) -> Result<Res
             (
                 header::CONTENT_DISPOSITION,
                 format!("attachment; filename=\"chuhe-{id}.pcn\""),
+            ),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+async fn game_pgn(State(hub): State<Arc<Hub>>, GameId(id): GameId) -> Result<Response, ApiError> {
+    let id2 = id.clone();
+    let text = hub
+        .read(&id, move |live| {
+            let tags = [("Site".to_string(), format!("chuhe serve, game {id2}"))];
+            chuhe::pgn::write(live.game(), &tags)
+                .map_err(|e| ApiError::conflict("no_pgn", e.to_string()))
+        })
+        .await??;
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                "application/x-chess-pgn; charset=utf-8".to_string(),
+            ),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"chuhe-{id}.pgn\""),
             ),
         ],
         text,

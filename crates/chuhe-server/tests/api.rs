@@ -598,6 +598,28 @@ fn records_go_out_and_come_back() {
     assert_eq!(status, 201, "{imported}");
     assert_eq!(imported["game"]["feen"], state(&server, &id, None)["feen"]);
     assert_eq!(imported["game"]["ply"], 2);
+    // PGN out and in (Xiangqi only).
+    let pgn = agent()
+        .get(&server.url(&format!("/api/games/{id}/pgn")))
+        .call()
+        .unwrap()
+        .into_string()
+        .unwrap();
+    assert!(
+        pgn.contains("[Variant \"Xiangqi\"]") && pgn.contains("1. Che3 Hg8 *"),
+        "{pgn}"
+    );
+    let (status, imported) = post(&server.url("/api/import"), None, json!({"pgn": pgn}));
+    assert_eq!(status, 201, "{imported}");
+    assert_eq!(imported["game"]["ply"], 2);
+    let (status, body) = post(&server.url("/api/import"), None, json!({"pgn": "1. Rz9 *"}));
+    assert_eq!((status, error_code(&body)), (400, "bad_record"), "{body}");
+    let (xq, _) = create(&server, json!({"game": "xiongqi", "opponent": "friend"}));
+    let (status, body) = get(
+        &server.url(&format!("/api/games/{}/pgn", xq["id"].as_str().unwrap())),
+        None,
+    );
+    assert_eq!((status, error_code(&body)), (409, "no_pgn"), "{body}");
     // An earlier position of the game, drawn with its squares as click targets.
     let svg = agent()
         .get(&server.url(&format!(

@@ -16,7 +16,8 @@ use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
 
-type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 fn env_or(name: &str, default: usize) -> usize {
     std::env::var(name)
@@ -38,7 +39,8 @@ async fn next(ws: &mut Ws, kind: &str, min_ply: u64) -> Value {
             if v["type"] == "error" && kind != "error" {
                 panic!("refused: {v}");
             }
-            if v["type"] == kind && (kind != "state" || v["state"]["ply"].as_u64() >= Some(min_ply)) {
+            if v["type"] == kind && (kind != "state" || v["state"]["ply"].as_u64() >= Some(min_ply))
+            {
                 return v;
             }
         }
@@ -46,7 +48,12 @@ async fn next(ws: &mut Ws, kind: &str, min_ply: u64) -> Value {
 }
 
 /// One game between two sockets: the moves acknowledged and each one's latency.
-async fn one_game(base: String, ws_base: String, moves: usize, seed: u64) -> (String, Vec<String>, Vec<Duration>) {
+async fn one_game(
+    base: String,
+    ws_base: String,
+    moves: usize,
+    seed: u64,
+) -> (String, Vec<String>, Vec<Duration>) {
     let created: Value = tokio::task::spawn_blocking(move || {
         ureq::post(&format!("{base}/api/games"))
             .send_json(json!({"game": "xiangqi", "opponent": "friend"}))
@@ -62,9 +69,10 @@ async fn one_game(base: String, ws_base: String, moves: usize, seed: u64) -> (St
     let black = invite.split("token=").nth(1).unwrap().to_string();
     let mut sockets = Vec::new();
     for token in [&red, &black] {
-        let (ws, _) = tokio_tungstenite::connect_async(format!("{ws_base}/api/games/{id}/ws?token={token}"))
-            .await
-            .unwrap();
+        let (ws, _) =
+            tokio_tungstenite::connect_async(format!("{ws_base}/api/games/{id}/ws?token={token}"))
+                .await
+                .unwrap();
         sockets.push(ws);
     }
     let mut rng = SmallRng::seed_from_u64(seed);
@@ -75,11 +83,17 @@ async fn one_game(base: String, ws_base: String, moves: usize, seed: u64) -> (St
         if !state["result"].is_null() || legal.is_empty() {
             break;
         }
-        let mv = legal[rng.gen_range(0..legal.len())]["uci"].as_str().unwrap().to_string();
+        let mv = legal[rng.gen_range(0..legal.len())]["uci"]
+            .as_str()
+            .unwrap()
+            .to_string();
         let mover = usize::from(state["turn"] != "first");
         let sent = Instant::now();
         let message = json!({"type": "move", "move": mv, "ply": ply}).to_string();
-        sockets[mover].send(Message::Text(message.into())).await.unwrap();
+        sockets[mover]
+            .send(Message::Text(message.into()))
+            .await
+            .unwrap();
         let ack = next(&mut sockets[mover], "ack", 0).await;
         latencies.push(sent.elapsed());
         assert_eq!(ack["ply"], ply + 1);
@@ -148,7 +162,11 @@ fn load(db: &str, label: &str) {
     for (id, acked, latencies) in &results {
         let stored = store.load(id).unwrap().expect("the game is stored");
         let stored: Vec<&str> = stored.moves.iter().map(|m| m.uci.as_str()).collect();
-        assert_eq!(stored, acked.iter().map(String::as_str).collect::<Vec<_>>(), "game {id}");
+        assert_eq!(
+            stored,
+            acked.iter().map(String::as_str).collect::<Vec<_>>(),
+            "game {id}"
+        );
         total += acked.len();
         all.extend(latencies);
     }

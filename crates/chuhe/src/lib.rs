@@ -53,6 +53,7 @@ mod feen_out;
 pub mod game;
 mod movelist;
 pub mod perft;
+pub mod pgn;
 pub mod record;
 #[cfg(feature = "serde")]
 mod serde_impls;

@@ -140,17 +140,20 @@ pub enum MoveNotation {
     Teaching,
     /// Xiangqi's Chinese notation: `炮二平五`, `马8进7`, `前车进一`.
     Chinese,
+    /// Xiangqi SAN as Fairy-Stockfish and pychess.org's PGN write it: `Che3`, `Hg8`, `Cxb10`.
+    San,
 }
 
 impl MoveNotation {
     /// Every notation.
-    pub const ALL: [MoveNotation; 6] = [
+    pub const ALL: [MoveNotation; 7] = [
         MoveNotation::Pmn,
         MoveNotation::Uci,
         MoveNotation::Iccs,
         MoveNotation::Wxf,
         MoveNotation::Teaching,
         MoveNotation::Chinese,
+        MoveNotation::San,
     ];
 
     /// The name used on the command line and in JSON.
@@ -162,6 +165,7 @@ impl MoveNotation {
             MoveNotation::Wxf => "wxf",
             MoveNotation::Teaching => "teaching",
             MoveNotation::Chinese => "chinese",
+            MoveNotation::San => "san",
         }
     }
 }
@@ -174,7 +178,7 @@ impl fmt::Display for MoveNotation {
 
 /// A name that is not a notation.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown move notation '{0}' (pmn, uci, iccs, wxf, teaching, chinese)")]
+#[error("unknown move notation '{0}' (pmn, uci, iccs, wxf, teaching, chinese, san)")]
 pub struct UnknownNotation(pub String);
 
 impl FromStr for MoveNotation {

@@ -8,6 +8,7 @@ mod described;
 mod game;
 mod notation;
 mod position;
+mod san;
 mod setup;
 mod types;
 mod wxf;

@@ -38,6 +38,7 @@ impl Position {
             }
             MoveNotation::Wxf => super::wxf::to_wxf(self, m),
             MoveNotation::Chinese => super::chinese::to_chinese(self, m),
+            MoveNotation::San => super::san::to_san(self, m),
         }
     }
 
@@ -79,6 +80,7 @@ impl Position {
             }
             MoveNotation::Wxf => return super::wxf::parse_wxf(self, text),
             MoveNotation::Chinese => return super::chinese::parse_chinese(self, text),
+            MoveNotation::San => return super::san::parse_san(self, text),
         };
         self.check_move(m)?;
         Ok(m)
