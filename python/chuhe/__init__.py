@@ -104,6 +104,8 @@ def _register() -> None:
     ):
         if env_id not in gymnasium.registry:
             gymnasium.register(id=env_id, entry_point="chuhe.envs:ChuheEnv", kwargs={"game": game})
+    if "chuhe/GymXiangqi-v0" not in gymnasium.registry:
+        gymnasium.register(id="chuhe/GymXiangqi-v0", entry_point="chuhe.gym_xiangqi:GymXiangqiEnv")
 
 
 _register()

@@ -1,0 +1,282 @@
+"""Standard Xiangqi with gym-xiangqi's encodings, so code written for gym-xiangqi runs on
+chuhe after changing the line that makes the environment::
+
+    env = gym.make("chuhe/GymXiangqi-v0")   # was: gym.make("gym_xiangqi:xiangqi-v0")
+
+Observation: ``int64[10, 9]``, the board from the agent's side: row 0 is the far back rank,
+row 9 the agent's own, column 0 the agent's left. Each piece is its gym-xiangqi id, positive
+for the agent's pieces and negative for the enemy's: 1 general, 2-3 advisors, 4-5 elephants,
+6-7 horses, 8-9 chariots, 10-11 cannons, 12-16 soldiers (the ids of the start position are
+exactly gym-xiangqi's ``initial_board``; a piece keeps its id as it moves).
+
+Action: ``Discrete(129600)``, ``(id - 1) * 8100 + (row * 9 + col) * 90 + (row2 * 9 + col2)``
+(gym-xiangqi's ``move_to_action_space``): which piece (its id, without the sign), from where,
+to where, in the observation's coordinates. :func:`move_to_action` and
+:func:`action_to_move` convert, as gym-xiangqi's ``utils`` do.
+
+Differences from gym-xiangqi, all on chuhe's side of correctness: the rules are chuhe's
+(perpetual check and chase, repetitions, the 60-move rule, stalemate lost), the API is
+Gymnasium's (``reset`` returns ``(obs, info)``, ``step`` five values), rewards are +1 / -1 /
+0 for a win, a loss, a draw or a game going on (from the view of the side that moved), and
+``info["action_mask"]`` / :meth:`GymXiangqiEnv.action_masks` give the legal actions. As in
+gym-xiangqi, without an opponent each step is a move of the side to move (self-play: the
+enemy moves its negative pieces with the same encoding) and an illegal action changes nothing
+and is answered with a penalty (``illegal_reward``, default -1) and
+``info["illegal_action"]``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from ._chuhe import Engine, Game, Move
+
+__all__ = ["GymXiangqiEnv", "move_to_action", "action_to_move", "INITIAL_BOARD"]
+
+ROWS, COLS = 10, 9
+TOTAL_POS = ROWS * COLS
+PIECE_CNT = 16
+N_ACTIONS = PIECE_CNT * TOTAL_POS * TOTAL_POS  # 129600
+
+#: gym-xiangqi's start position: the agent's pieces at the bottom.
+INITIAL_BOARD = np.array(
+    [
+        [-9, -7, -5, -3, -1, -2, -4, -6, -8],
+        [0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0, -11, 0, 0, 0, 0, 0, -10, 0],
+        [-16, 0, -15, 0, -14, 0, -13, 0, -12],
+        [0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [12, 0, 13, 0, 14, 0, 15, 0, 16],
+        [0, 10, 0, 0, 0, 0, 0, 11, 0],
+        [0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [8, 6, 4, 2, 1, 3, 5, 7, 9],
+    ],
+    dtype=np.int64,
+)
+
+# The ids of each role, in the order they are given to pieces of a position that is not the
+# start position (left to right from the owner's side, back rank first).
+_IDS = {"K": [1], "A": [2, 3], "B": [4, 5], "N": [6, 7], "R": [8, 9], "C": [10, 11],
+        "P": [12, 13, 14, 15, 16]}
+
+
+def move_to_action(piece_id: int, start: tuple[int, int], end: tuple[int, int]) -> int:
+    """gym-xiangqi's ``move_to_action_space``: the action of piece ``piece_id`` (sign
+    ignored) going from ``start`` to ``end`` (``(row, col)`` each)."""
+    pid = abs(int(piece_id))
+    if not 1 <= pid <= PIECE_CNT:
+        raise ValueError(f"piece id {piece_id} is not 1-16 (or -1 to -16)")
+    for r, c in (start, end):
+        if not (0 <= r < ROWS and 0 <= c < COLS):
+            raise ValueError(f"({r}, {c}) is not a point of the 10 x 9 board")
+    return (pid - 1) * TOTAL_POS * TOTAL_POS + (start[0] * COLS + start[1]) * TOTAL_POS + (
+        end[0] * COLS + end[1]
+    )
+
+
+def action_to_move(action: int) -> tuple[int, list[int], list[int]]:
+    """gym-xiangqi's ``action_space_to_move``: ``(piece_id, [row, col], [row2, col2])``."""
+    action = int(action)
+    if not 0 <= action < N_ACTIONS:
+        raise ValueError(f"action {action} is not in 0..{N_ACTIONS - 1}")
+    pid, rest = divmod(action, TOTAL_POS * TOTAL_POS)
+    start, end = divmod(rest, TOTAL_POS)
+    return pid + 1, list(divmod(start, COLS)), list(divmod(end, COLS))
+
+
+class GymXiangqiEnv(gym.Env):
+    """Standard Xiangqi with gym-xiangqi's observation and action encodings.
+
+    ``agent_color``: ``"red"`` (or gym-xiangqi's ``RED = 0``) or ``"black"`` (``BLACK = 1``).
+    ``opponent``: ``None`` (self-play, as gym-xiangqi), ``"random"`` or ``"engine"``
+    (``engine_nodes``, default 1000). ``position``: a FEN or FEEN to start from.
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+
+    def __init__(
+        self,
+        agent_color: str | int = "red",
+        opponent: str | None = None,
+        engine_nodes: int = 1000,
+        position: str | None = None,
+        illegal_reward: float = -1.0,
+        render_mode: str | None = None,
+    ) -> None:
+        colors = {"red": "first", 0: "first", "black": "second", 1: "second"}
+        if agent_color not in colors:
+            raise ValueError(f"agent_color {agent_color!r} is not 'red' (0) or 'black' (1)")
+        if opponent not in (None, "random", "engine"):
+            raise ValueError(f"opponent {opponent!r} is not None, 'random' or 'engine'")
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"unknown render_mode {render_mode!r} (ansi)")
+        self.agent = colors[agent_color]
+        self.opponent = opponent
+        self.engine_nodes = engine_nodes
+        self.position = position
+        self.illegal_reward = float(illegal_reward)
+        self.render_mode = render_mode
+        self.observation_space = spaces.Box(-PIECE_CNT, PIECE_CNT, (ROWS, COLS), np.int64)
+        self.action_space = spaces.Discrete(N_ACTIONS)
+        self._engine: Engine | None = None
+        self._rng = random.Random()
+        self._game = Game("xiangqi", position)
+        self.state = np.zeros((ROWS, COLS), np.int64)
+        self._mask = np.zeros(N_ACTIONS, np.int8)
+        self._legal: dict[int, Move] = {}
+
+    # ---- coordinates ------------------------------------------------------------------
+    def _point(self, square: str) -> tuple[int, int]:
+        """The (row, col) of a square name (``e3``, ``b10``) in the agent's view."""
+        file, rank = ord(square[0]) - ord("a"), int(square[1:]) - 1
+        if self.agent == "first":
+            return ROWS - 1 - rank, file
+        return rank, COLS - 1 - file
+
+    def _square(self, row: int, col: int) -> str:
+        if self.agent == "first":
+            file, rank = col, ROWS - 1 - row
+        else:
+            file, rank = COLS - 1 - col, row
+        return f"{chr(ord('a') + file)}{rank + 1}"
+
+    def _sign(self, side: str) -> int:
+        return 1 if side == self.agent else -1
+
+    # ---- the board of ids -------------------------------------------------------------
+    def _assign_ids(self) -> None:
+        """Gives every piece of the position its id (the start position: gym-xiangqi's)."""
+        placement = self._game.fen.split()[0]
+        if placement == Game("xiangqi").fen.split()[0]:
+            self.state = INITIAL_BOARD.copy()
+            return
+        self.state = np.zeros((ROWS, COLS), np.int64)
+        pieces: list[tuple[str, str]] = []  # (letter, square)
+        for i, row in enumerate(placement.split("/")):
+            rank = ROWS - i
+            file = 0
+            for ch in row:
+                if ch.isdigit():
+                    file += int(ch)
+                else:
+                    pieces.append((ch, f"{chr(ord('a') + file)}{rank}"))
+                    file += 1
+        for side, upper in (("first", True), ("second", False)):
+            own = [(ch.upper(), sq) for ch, sq in pieces if ch.isupper() == upper]
+            # From the owner's side: its back rank first, then left to right.
+            def key(item: tuple[str, str]) -> tuple[int, int]:
+                file, rank = ord(item[1][0]) - ord("a"), int(item[1][1:])
+                return (rank, file) if side == "first" else (-rank, -file)
+
+            next_id = {k: list(v) for k, v in _IDS.items()}
+            for letter, sq in sorted(own, key=key):
+                ids = next_id.get({"E": "B", "H": "N"}.get(letter, letter))
+                if not ids:
+                    raise ValueError(
+                        f"the position has more {letter} pieces than gym-xiangqi has ids for"
+                    )
+                r, c = self._point(sq)
+                self.state[r, c] = self._sign(side) * ids.pop(0)
+
+    def _refresh(self) -> None:
+        """The legal actions of the side to move."""
+        self._mask = np.zeros(N_ACTIONS, np.int8)
+        self._legal = {}
+        if self._game.is_over():
+            return
+        for m in self._game.legal_moves:
+            start, end = self._point(m.from_square), self._point(m.to_square)
+            action = move_to_action(self.state[start], start, end)
+            self._mask[action] = 1
+            self._legal[action] = m
+
+    def _apply(self, m: Move) -> None:
+        start, end = self._point(m.from_square), self._point(m.to_square)
+        self._game.push(m)
+        self.state[end] = self.state[start]
+        self.state[start] = 0
+
+    # ---- Gymnasium --------------------------------------------------------------------
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        super().reset(seed=seed)
+        if seed is not None:
+            self._rng.seed(seed)
+        self._game = Game("xiangqi", self.position)
+        self._assign_ids()
+        if self.opponent is not None and self._game.turn != self.agent:
+            self._opponent_move()
+        self._refresh()
+        return self.state.copy(), {"action_mask": self._mask.copy()}
+
+    def _opponent_move(self) -> None:
+        if self._game.is_over():
+            return
+        if self.opponent == "random":
+            m = self._rng.choice(self._game.legal_moves)
+        else:
+            if self._engine is None:
+                self._engine = Engine()
+            m = self._engine.play(self._game, nodes=self.engine_nodes)
+        self._apply(m)
+
+    def _reward(self, side: str) -> float:
+        winner = self._game.winner
+        if winner is None or winner == "none":
+            return 0.0
+        return 1.0 if winner == side else -1.0
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        action = int(action)
+        if self._game.is_over():
+            raise RuntimeError("the game is over: call reset()")
+        mover = self._game.turn
+        m = self._legal.get(action)
+        if m is None:
+            info = {"action_mask": self._mask.copy(), "illegal_action": True}
+            return self.state.copy(), self.illegal_reward, False, False, info
+        self._apply(m)
+        if self.opponent is not None:
+            self._opponent_move()
+        self._refresh()
+        terminated = self._game.is_over()
+        reward = self._reward(mover) if terminated else 0.0
+        info = {"action_mask": self._mask.copy()}
+        if terminated:
+            info["status"] = self._game.status
+        return self.state.copy(), reward, terminated, False, info
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions as booleans (sb3-contrib's MaskablePPO calls this)."""
+        return self._mask.astype(bool)
+
+    def legal_actions(self) -> list[int]:
+        """The legal actions, ascending."""
+        return sorted(self._legal)
+
+    def decode_action(self, action: int) -> Move | None:
+        """The legal move an action stands for, or ``None``."""
+        return self._legal.get(int(action))
+
+    def encode_move(self, move: Move | str) -> int:
+        """The action of a legal move (a ``Move`` or its text in any notation)."""
+        m = self._game.parse_move(move)
+        start, end = self._point(m.from_square), self._point(m.to_square)
+        return move_to_action(self.state[start], start, end)
+
+    @property
+    def game(self) -> Game:
+        """A copy of the game so far."""
+        return self._game.copy()
+
+    def render(self) -> str | None:
+        if self.render_mode == "ansi":
+            return self._game.board() + "\n"
+        return None
