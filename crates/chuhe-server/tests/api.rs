@@ -69,18 +69,36 @@ impl Drop for Server {
     }
 }
 
-fn temp_db(tag: &str) -> String {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_nanos();
-    std::env::temp_dir()
-        .join(format!(
+/// A database file in the temporary directory, removed (with its WAL files) when dropped.
+struct TempDb(String);
+
+impl TempDb {
+    fn new(tag: &str) -> TempDb {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos();
+        let path = std::env::temp_dir().join(format!(
             "chuhe-api-{tag}-{}-{nanos}.sqlite3",
             std::process::id()
-        ))
-        .display()
-        .to_string()
+        ));
+        TempDb(path.display().to_string())
+    }
+}
+
+impl std::ops::Deref for TempDb {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Drop for TempDb {
+    fn drop(&mut self) {
+        for ext in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{ext}", self.0));
+        }
+    }
 }
 
 fn agent() -> ureq::Agent {
@@ -169,7 +187,8 @@ fn error_code(body: &Value) -> &str {
 
 #[test]
 fn a_game_against_the_engine() {
-    let server = Server::start(&temp_db("engine"));
+    let db = TempDb::new("engine");
+    let server = Server::start(&db);
     let (game, token) = create(&server, json!({"game": "xiangqi", "level": 3}));
     assert_eq!(game["you"], "first");
     assert_eq!(game["engine"], json!({"level": 3, "side": "second"}));
@@ -194,7 +213,8 @@ fn a_game_against_the_engine() {
 
 #[test]
 fn the_engine_moves_first_when_it_plays_first() {
-    let server = Server::start(&temp_db("engine-first"));
+    let db = TempDb::new("engine-first");
+    let server = Server::start(&db);
     let (game, token) = create(
         &server,
         json!({"game": "xiongqi", "side": "second", "level": 0}),
@@ -207,7 +227,8 @@ fn the_engine_moves_first_when_it_plays_first() {
 
 #[test]
 fn every_bad_request_is_a_json_error_that_changes_nothing() {
-    let server = Server::start(&temp_db("bad"));
+    let db = TempDb::new("bad");
+    let server = Server::start(&db);
     let (game, token) = create(&server, json!({"game": "xiangqi", "opponent": "friend"}));
     let id = game["id"].as_str().unwrap().to_string();
     let move_url = server.url(&format!("/api/games/{id}/move"));
@@ -404,7 +425,8 @@ fn every_bad_request_is_a_json_error_that_changes_nothing() {
 
 #[test]
 fn friends_play_through_the_invite_link_and_spectators_only_watch() {
-    let server = Server::start(&temp_db("friends"));
+    let db = TempDb::new("friends");
+    let server = Server::start(&db);
     let (game, red) = create(&server, json!({"game": "xiongqi", "opponent": "friend"}));
     let id = game["id"].as_str().unwrap().to_string();
     let invite = game["invite"].as_str().unwrap().to_string();
@@ -488,7 +510,8 @@ fn friends_play_through_the_invite_link_and_spectators_only_watch() {
 
 #[test]
 fn resigning_and_taking_back() {
-    let server = Server::start(&temp_db("resign"));
+    let db = TempDb::new("resign");
+    let server = Server::start(&db);
     let (game, token) = create(&server, json!({"game": "xiangqi", "level": 0}));
     let id = game["id"].as_str().unwrap().to_string();
     assert_eq!(play(&server, &id, &token, "h3e3").0, 200);
@@ -523,7 +546,7 @@ fn resigning_and_taking_back() {
 
 #[test]
 fn a_restart_in_the_middle_of_a_game_loses_nothing() {
-    let db = temp_db("restart");
+    let db = TempDb::new("restart");
     let server = Server::start(&db);
     let (game, red) = create(
         &server,
@@ -559,7 +582,8 @@ fn a_restart_in_the_middle_of_a_game_loses_nothing() {
 
 #[test]
 fn a_clock_that_runs_out_ends_the_game() {
-    let server = Server::start(&temp_db("clock"));
+    let db = TempDb::new("clock");
+    let server = Server::start(&db);
     let (game, red) = create(
         &server,
         json!({"game": "xiongqi", "opponent": "friend", "clock": {"initial_s": 1, "increment_s": 0}}),
@@ -576,7 +600,8 @@ fn a_clock_that_runs_out_ends_the_game() {
 
 #[test]
 fn records_go_out_and_come_back() {
-    let server = Server::start(&temp_db("records"));
+    let db = TempDb::new("records");
+    let server = Server::start(&db);
     let (game, red) = create(&server, json!({"game": "xiangqi", "opponent": "friend"}));
     let id = game["id"].as_str().unwrap().to_string();
     let black = game["invite"]
@@ -687,7 +712,8 @@ fn send(ws: &mut Socket, v: Value) {
 
 #[test]
 fn websockets_carry_moves_live_to_both_players_and_spectators() {
-    let server = Server::start(&temp_db("ws"));
+    let db = TempDb::new("ws");
+    let server = Server::start(&db);
     let (game, red) = create(&server, json!({"game": "xiangqi", "opponent": "friend"}));
     let id = game["id"].as_str().unwrap().to_string();
     let black = game["invite"]
@@ -750,7 +776,8 @@ fn ws_raw(ws: &mut Socket, text: &str) {
 
 #[test]
 fn the_page_and_its_assets_are_served() {
-    let server = Server::start(&temp_db("page"));
+    let db = TempDb::new("page");
+    let server = Server::start(&db);
     for (path, kind) in [
         ("/", "text/html"),
         ("/archive", "text/html"),
