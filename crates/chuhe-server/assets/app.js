@@ -141,6 +141,14 @@ function setupGame(id) {
     if (text) sendMove(text);
   });
   $("#promotion-cancel").addEventListener("click", () => $("#promotion").close());
+  // Closed without a choice (Cancel or Escape): the piece is let go.
+  $("#promotion").addEventListener("close", () => {
+    if ($("#promotion").returnValue !== "chosen") {
+      play.selected = null;
+      markSquares();
+    }
+    $("#promotion").returnValue = "";
+  });
   $("#pcn-link").href = `/api/games/${id}/pcn`;
   connect();
   setInterval(tickClocks, 200);
@@ -347,7 +355,7 @@ function choosePromotion(moves) {
     const button = document.createElement("button");
     button.textContent = m.pmn;
     button.addEventListener("click", () => {
-      $("#promotion").close();
+      $("#promotion").close("chosen");
       sendMove(m.uci);
     });
     box.append(button);
@@ -360,18 +368,27 @@ function squareAt(event) {
   return target && target.dataset ? target.dataset.square : undefined;
 }
 
+// A press and a release on one square pick it; on two squares they play the move between
+// them (a drag). Both are done on the release, not on the click that may follow it: a tap
+// whose finger moved a little, or one that stopped a scroll, makes no click. The click is
+// then skipped; a click with no press before it (assistive tools) still picks.
 let dragFrom = null;
 function onPointerDown(event) {
-  dragFrom = squareAt(event) || null;
+  // A release that made no click must not leave its flag to the next one.
+  play.suppressClick = false;
+  dragFrom = event.button === 0 ? squareAt(event) || null : null;
 }
 function onPointerUp(event) {
-  const to = squareAt(event);
-  if (dragFrom && to && to !== dragFrom && movesFrom(dragFrom).some((m) => m.to === to)) {
-    play.selected = dragFrom;
-    pick(to);
-    play.suppressClick = true;
-  }
+  const from = dragFrom;
   dragFrom = null;
+  const to = squareAt(event);
+  if (!from || !to) return;
+  play.suppressClick = true;
+  if (to === from) return pick(to);
+  if (movesFrom(from).some((m) => m.to === to)) {
+    play.selected = from;
+    pick(to);
+  }
 }
 function onBoardClick(event) {
   if (play.suppressClick) {
