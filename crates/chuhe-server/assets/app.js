@@ -129,6 +129,7 @@ function setupGame(id) {
   $("#glyphs").addEventListener("click", () => {
     play.glyphs = play.glyphs === "chinese" ? "latin" : "chinese";
     localStorage.setItem("chuhe.glyphs", play.glyphs);
+    glyphsLabel();
     drawBoard();
   });
   $("#first-ply").addEventListener("click", () => goTo(0));
@@ -251,11 +252,17 @@ function render(state) {
   $("#feen").value = state.feen;
   $("#fen-row").hidden = !state.fen;
   $("#fen").value = state.fen || "";
-  $("#glyphs").textContent = play.glyphs === "chinese" ? "Latin letters" : "Chinese characters";
+  glyphsLabel();
   renderMoves();
+  markSquares(); // at once on the board shown, so that no stale mark outlives the turn
   drawBoard();
   tickClocks();
   if (first) $("#board").focus({ preventScroll: true });
+}
+
+// The glyphs button offers the other kind.
+function glyphsLabel() {
+  $("#glyphs").textContent = play.glyphs === "chinese" ? "Latin letters" : "Chinese characters";
 }
 
 function sideName(state, side) {
@@ -304,11 +311,21 @@ async function drawBoard() {
   const ply = play.viewPly === null ? "" : `&ply=${play.viewPly}`;
   const url = `/api/games/${play.id}/board.svg?targets=true&glyphs=${play.glyphs}&flip=${play.flipped}${ply}&v=${state.version}`;
   const request = ++play.boardRequest;
-  const response = await fetch(url);
+  // Busy until the picture of the latest state is in (assistive tools, and tests, wait).
+  $("#board").setAttribute("aria-busy", "true");
+  let text;
+  try {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    text = await response.text();
+  } catch (e) {
+    if (request === play.boardRequest) showError(`the board could not be drawn (${e.message})`);
+    return;
+  }
   if (request !== play.boardRequest) return;
-  if (!response.ok) return showError(`the board could not be drawn (HTTP ${response.status})`);
-  $("#board").innerHTML = await response.text();
+  $("#board").innerHTML = text;
   $("#board").dataset.ply = shownPly();
+  $("#board").setAttribute("aria-busy", "false");
   markSquares();
 }
 
