@@ -321,7 +321,10 @@ test("Xiangqi against the engine: the form, clicks, move list, board, clock, rel
   await myMove(page);
   assert.equal(await page.locator("#board rect.last-move").count(), 2);
   await shot(page, "a-3-after-reload");
-  // The picture for the README: a Xiangqi game in progress.
+  // The picture for the README (docs/images/serve.png): a Xiangqi game in progress, with no
+  // hover or focus mark left by the test.
+  await page.mouse.move(990, 790);
+  await page.evaluate(() => document.activeElement.blur());
   await shot(page, "serve");
 
   // Latin letters and a flipped board, kept by the page (the letters across reloads).
