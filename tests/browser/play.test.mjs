@@ -607,6 +607,10 @@ test("keyboard: arrows and Enter play a move; resigning", async (t) => {
   const page = await s.page("player");
   await createGame(page, s.url, { game: "xiangqi", opponent: "engine", level: 0 });
   await myMove(page);
+  // The engine declines a draw (it takes one only when it judges itself clearly worse).
+  await page.click("#draw-offer");
+  await page.waitForFunction(() => document.querySelector("#notice").textContent === "the engine declines the draw");
+  assert.equal(await page.locator("#banner").isVisible(), false);
   await page.focus("#board");
   await cursorTo(page, "b1");
   await page.keyboard.press("Enter");
