@@ -129,6 +129,7 @@ function setupGame(id) {
   $("#glyphs").addEventListener("click", () => {
     play.glyphs = play.glyphs === "chinese" ? "latin" : "chinese";
     localStorage.setItem("chuhe.glyphs", play.glyphs);
+    glyphsLabel();
     drawBoard();
   });
   $("#first-ply").addEventListener("click", () => goTo(0));
@@ -141,6 +142,14 @@ function setupGame(id) {
     if (text) sendMove(text);
   });
   $("#promotion-cancel").addEventListener("click", () => $("#promotion").close());
+  // Closed without a choice (Cancel or Escape): the piece is let go.
+  $("#promotion").addEventListener("close", () => {
+    if ($("#promotion").returnValue !== "chosen") {
+      play.selected = null;
+      markSquares();
+    }
+    $("#promotion").returnValue = "";
+  });
   $("#pcn-link").href = `/api/games/${id}/pcn`;
   connect();
   setInterval(tickClocks, 200);
@@ -243,11 +252,17 @@ function render(state) {
   $("#feen").value = state.feen;
   $("#fen-row").hidden = !state.fen;
   $("#fen").value = state.fen || "";
-  $("#glyphs").textContent = play.glyphs === "chinese" ? "Latin letters" : "Chinese characters";
+  glyphsLabel();
   renderMoves();
+  markSquares(); // at once on the board shown, so that no stale mark outlives the turn
   drawBoard();
   tickClocks();
   if (first) $("#board").focus({ preventScroll: true });
+}
+
+// The glyphs button offers the other kind.
+function glyphsLabel() {
+  $("#glyphs").textContent = play.glyphs === "chinese" ? "Latin letters" : "Chinese characters";
 }
 
 function sideName(state, side) {
@@ -296,11 +311,21 @@ async function drawBoard() {
   const ply = play.viewPly === null ? "" : `&ply=${play.viewPly}`;
   const url = `/api/games/${play.id}/board.svg?targets=true&glyphs=${play.glyphs}&flip=${play.flipped}${ply}&v=${state.version}`;
   const request = ++play.boardRequest;
-  const response = await fetch(url);
+  // Busy until the picture of the latest state is in (assistive tools, and tests, wait).
+  $("#board").setAttribute("aria-busy", "true");
+  let text;
+  try {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    text = await response.text();
+  } catch (e) {
+    if (request === play.boardRequest) showError(`the board could not be drawn (${e.message})`);
+    return;
+  }
   if (request !== play.boardRequest) return;
-  if (!response.ok) return showError(`the board could not be drawn (HTTP ${response.status})`);
-  $("#board").innerHTML = await response.text();
+  $("#board").innerHTML = text;
   $("#board").dataset.ply = shownPly();
+  $("#board").setAttribute("aria-busy", "false");
   markSquares();
 }
 
@@ -347,7 +372,7 @@ function choosePromotion(moves) {
     const button = document.createElement("button");
     button.textContent = m.pmn;
     button.addEventListener("click", () => {
-      $("#promotion").close();
+      $("#promotion").close("chosen");
       sendMove(m.uci);
     });
     box.append(button);
@@ -360,18 +385,27 @@ function squareAt(event) {
   return target && target.dataset ? target.dataset.square : undefined;
 }
 
+// A press and a release on one square pick it; on two squares they play the move between
+// them (a drag). Both are done on the release, not on the click that may follow it: a tap
+// whose finger moved a little, or one that stopped a scroll, makes no click. The click is
+// then skipped; a click with no press before it (assistive tools) still picks.
 let dragFrom = null;
 function onPointerDown(event) {
-  dragFrom = squareAt(event) || null;
+  // A release that made no click must not leave its flag to the next one.
+  play.suppressClick = false;
+  dragFrom = event.button === 0 ? squareAt(event) || null : null;
 }
 function onPointerUp(event) {
-  const to = squareAt(event);
-  if (dragFrom && to && to !== dragFrom && movesFrom(dragFrom).some((m) => m.to === to)) {
-    play.selected = dragFrom;
-    pick(to);
-    play.suppressClick = true;
-  }
+  const from = dragFrom;
   dragFrom = null;
+  const to = squareAt(event);
+  if (!from || !to) return;
+  play.suppressClick = true;
+  if (to === from) return pick(to);
+  if (movesFrom(from).some((m) => m.to === to)) {
+    play.selected = from;
+    pick(to);
+  }
 }
 function onBoardClick(event) {
   if (play.suppressClick) {

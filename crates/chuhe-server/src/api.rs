@@ -502,6 +502,10 @@ struct BoardQuery {
     size: Option<u32>,
     #[serde(default)]
     targets: Option<bool>,
+    /// The game's version, which the page adds so that no cache hands back an older picture
+    /// of the same address; ignored here.
+    #[serde(default, rename = "v")]
+    _version: Option<u64>,
 }
 
 async fn board_svg(

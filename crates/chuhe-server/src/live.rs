@@ -213,6 +213,15 @@ impl LiveGame {
                 let side = if i % 2 == 0 { start_turn } else { !start_turn };
                 remaining_ms[side.index()] += tc.increment_ms as i64 - p.time_ms as i64;
             }
+            // A game lost on time: the loser (to move when it ended) had none left.
+            if self
+                .record
+                .result
+                .as_ref()
+                .is_some_and(|r| r.status == "timelimit")
+            {
+                remaining_ms[self.game.turn().index()] = 0;
+            }
             Clocks { remaining_ms }
         });
     }
@@ -250,6 +259,9 @@ impl LiveGame {
         let loser = self.game.turn();
         let outcome = Outcome::win(Status::Timelimit, !loser);
         store.set_result(&self.record.id, Some(&stored_result(outcome)))?;
+        if let Some(c) = &mut self.clocks {
+            c.remaining_ms[loser.index()] = 0;
+        }
         self.game.declare(outcome);
         self.record.result = Some(stored_result(outcome));
         self.draw_offer = None;
@@ -390,6 +402,12 @@ impl LiveGame {
     fn declare(&mut self, outcome: Outcome, store: &dyn Store) -> Result<(), ApiError> {
         let result = stored_result(outcome);
         store.set_result(&self.record.id, Some(&result))?;
+        // The clock that ran until now stops where it is (not where the turn began).
+        let elapsed = self.elapsed_ms() as i64;
+        let turn = self.game.turn();
+        if let Some(c) = &mut self.clocks {
+            c.remaining_ms[turn.index()] -= elapsed;
+        }
         self.game.declare(outcome);
         self.record.result = Some(result);
         self.draw_offer = None;

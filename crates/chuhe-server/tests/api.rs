@@ -594,6 +594,9 @@ fn a_clock_that_runs_out_ends_the_game() {
     assert_eq!(s["result"]["status"], "timelimit");
     assert_eq!(s["result"]["winner"], "second");
     assert_eq!(s["result"]["text"], "second (North/Black) wins on time");
+    // The loser's clock stops at zero, not where the turn began.
+    assert_eq!(s["clock"]["remaining_ms"][0], 0, "{}", s["clock"]);
+    assert_eq!(s["clock"]["running"], Value::Null);
     let (status, body) = play(&server, &id, &red, "e3e4");
     assert_eq!((status, error_code(&body)), (409, "game_over"));
 }
@@ -645,10 +648,11 @@ fn records_go_out_and_come_back() {
         None,
     );
     assert_eq!((status, error_code(&body)), (409, "no_pgn"), "{body}");
-    // An earlier position of the game, drawn with its squares as click targets.
+    // An earlier position of the game, drawn with its squares as click targets (v=, the
+    // game's version that the page adds, is taken and ignored).
     let svg = agent()
         .get(&server.url(&format!(
-            "/api/games/{id}/board.svg?ply=1&targets=true&flip=true&glyphs=latin"
+            "/api/games/{id}/board.svg?ply=1&targets=true&flip=true&glyphs=latin&v=7"
         )))
         .call()
         .unwrap();
