@@ -470,6 +470,12 @@ test("games against the engine to their end: checkmate, the general taken, archi
   const pcnHref = await page.getAttribute("#pcn-link", "href");
   const pcn = await (await page.context().request.get(s.url + pcnHref)).text();
   assert.match(JSON.parse(pcn).moves[0][0], /b1-b10/);
+  // And as PGN, the way pychess.org writes it (Xiangqi only).
+  assert.equal(await page.locator("#pgn-link").isVisible(), true);
+  const pgn = await (await page.context().request.get(s.url + (await page.getAttribute("#pgn-link", "href")))).text();
+  assert.match(pgn, /\[Variant "Xiangqi"\]/);
+  assert.match(pgn, /\[Result "1-0"\]/);
+  assert.match(pgn, /Rb10# 1-0/);
   await page.goto(s.url + "/");
   await page.fill("#import-pcn", pcn);
   await page.click("#import button[type=submit]");

@@ -151,6 +151,7 @@ function setupGame(id) {
     $("#promotion").returnValue = "";
   });
   $("#pcn-link").href = `/api/games/${id}/pcn`;
+  $("#pgn-link").href = `/api/games/${id}/pgn`;
   connect();
   setInterval(tickClocks, 200);
 }
@@ -249,6 +250,7 @@ function render(state) {
   $("#invite").hidden = !state.invite;
   if (state.invite) $("#invite-link").value = location.origin + state.invite;
   $("#watch-link").href = state.watch;
+  $("#pgn-item").hidden = state.game !== "xiangqi"; // PGN is written for Xiangqi only
   $("#feen").value = state.feen;
   $("#fen-row").hidden = !state.fen;
   $("#fen").value = state.fen || "";
