@@ -90,6 +90,39 @@ CASES = [
     # Every red move attacks a horse, but not the same one: no piece is chased throughout.
     ("a new victim every move", "5k3/7r1/1nn6/9/9/9/9/6NN1/1R7/3K5 w - - 0 1",
      "b2c2 h9g9 c2b2 g9h9", "none", "plain repetition"),
+    # Both sides chase: each horse leaves one of its chariots' lines and closes the other's, so
+    # every move newly attacks the same unprotected cannon (g7 by Red, c4 by Black; the
+    # position is symmetric). Both chasing is a draw; the next two cases protect one cannon
+    # each and show that each side's chase alone loses.
+    ("a chase by both sides", "5k3/9/2r6/1R3Nc2/9/9/2Cn3r1/6R2/9/3K5 w - - 0 1",
+     "f7g5 d4c6 g5f7 c6d4", "none", "perpetual chase"),
+    ("the same, c4 protected: Red chases alone",
+     "5k3/9/2r6/1R3Nc2/9/9/2Cn3r1/6R2/9/2RK5 w - - 0 1",
+     "f7g5 d4c6 g5f7 c6d4", "second", "perpetual chase"),
+    ("the same, g7 protected: Black chases alone",
+     "5kr2/9/2r6/1R3Nc2/9/9/2Cn3r1/6R2/9/3K5 w - - 0 1",
+     "f7g5 d4c6 g5f7 c6d4", "first", "perpetual chase"),
+    # Chariot and horse chase each other: i8i10 newly attacks the horse on i6 (a move away
+    # along the line, through the square it left, counts as a new attack), the horse attacks
+    # the chariot from h8, i10i8 attacks the horse on h8, and h8i6 screens the cannon on i5
+    # onto the chariot.
+    ("chariot and horse chase each other", "9/4k4/8R/9/8n/8c/9/9/9/3K5 w - - 0 1",
+     "i8i10 i6h8 i10i8 h8i6", "none", "perpetual chase"),
+    ("the same without the cannon: Red chases alone", "9/4k4/8R/9/8n/9/9/9/9/3K5 w - - 0 1",
+     "i8i10 i6h8 i10i8 h8i6", "second", "perpetual chase"),
+    # The general's moves chase by discovery: leaving e10 (e9) leaves the cannon on i10 (i9)
+    # one screen, the soldier on c10 (c9), and it attacks the chariot on a10 (a9).
+    ("the general's moves chase by discovery", "2P1k3c/R1P5c/9/9/9/9/9/9/9/3K5 w - - 0 1",
+     "a9a10 e10e9 a10a9 e9e10", "first", "perpetual chase"),
+    # The same chase with the screens on g10 and g9: now every red move checks. Perpetual
+    # check is judged first: the checker loses, not the chaser.
+    ("perpetual check against a perpetual chase", "4k1P1c/R5P1c/9/9/9/9/9/9/9/3K5 w - - 0 1",
+     "a9a10 e10e9 a10a9 e9e10", "second", "perpetual check"),
+    # Each red horse move checks and opens a chariot onto the unprotected horse on f10.
+    ("the same side checks and chases", "2R2n3/9/3k1N3/5R3/9/9/9/9/9/4K4 w - - 0 1",
+     "f8e10 d8d9 e10f8 d9d8", "second", "perpetual check"),
+    ("both sides check perpetually", "9/4c4/3k5/3r5/9/9/4C4/9/4K4/3R5 w - - 0 1",
+     "e4d4 d7e7 d4e4 e7d7", "none", "perpetual check"),
 ]
 
 

@@ -1,7 +1,7 @@
-//! One test per rule decision of `shared/docs/xiangqi-rules.md` (S1–S5, C1–C4), each with a
+//! One test per rule decision of `shared/docs/xiangqi-rules.md` (S1–S6, C1–C4), each with a
 //! hand-built position.
 
-use chuhe::xiangqi::{perft, Game, MoveNotation, Position, RuleSet, SetupError};
+use chuhe::xiangqi::{perft, squares, Game, MoveNotation, Position, RuleSet, SetupError};
 use chuhe::GamePosition;
 use chuhe::{Outcome, RepetitionRule, Side, Status};
 
@@ -700,6 +700,127 @@ fn s6_perpetual_check_is_judged_before_chasing() {
     assert_eq!(
         out,
         Some(Outcome::win(Status::Repetition, Side::Second).by(RepetitionRule::PerpetualCheck))
+    );
+}
+
+/// The pieces each move of `moves` chases (`Position::chased_by`), as square names.
+fn chased_per_move(fen: &str, moves: &str) -> Vec<Vec<String>> {
+    let mut pos: Position = fen.parse().unwrap();
+    moves
+        .split_whitespace()
+        .map(|text| {
+            let m = pos.parse_move_as(text, MoveNotation::Uci).unwrap();
+            let before = pos.clone();
+            pos.play_unchecked(m);
+            squares(pos.chased_by(&before, m))
+                .map(|s| s.to_string())
+                .collect()
+        })
+        .collect()
+}
+
+fn chase_draw() -> Option<Outcome> {
+    Some(Outcome::draw(Status::Repetition).by(RepetitionRule::PerpetualChase))
+}
+
+fn checker_loses(winner: Side) -> Option<Outcome> {
+    Some(Outcome::win(Status::Repetition, winner).by(RepetitionRule::PerpetualCheck))
+}
+
+#[test]
+fn s6_both_sides_chasing_is_a_draw() {
+    // Each horse leaves one of its chariots' lines and closes the other's: every red move
+    // newly attacks the cannon on g7, every black move the cannon on c4 (the position is
+    // symmetric), both unprotected.
+    let (fen, cycle) = (
+        "5k3/9/2r6/1R3Nc2/9/9/2Cn3r1/6R2/9/3K5 w - - 0 1",
+        "f7g5 d4c6 g5f7 c6d4",
+    );
+    assert_eq!(
+        chased_per_move(fen, cycle),
+        [vec!["g7"], vec!["c4"], vec!["g7"], vec!["c4"]]
+    );
+    assert_eq!(cycle_outcome(fen, cycle), chase_draw());
+    // Either chase alone loses: a red chariot on c1 protects c4, a black one on g10 g7.
+    let out = cycle_outcome("5k3/9/2r6/1R3Nc2/9/9/2Cn3r1/6R2/9/2RK5 w - - 0 1", cycle);
+    assert_eq!(out, chaser_loses(Side::Second));
+    let out = cycle_outcome("5kr2/9/2r6/1R3Nc2/9/9/2Cn3r1/6R2/9/3K5 w - - 0 1", cycle);
+    assert_eq!(out, chaser_loses(Side::First));
+}
+
+#[test]
+fn s6_a_chariot_and_a_horse_chasing_each_other_is_a_draw() {
+    // i8i10 newly attacks the horse on i6 (moving away along the line, through the square it
+    // left, is a new attack); the horse attacks the chariot from h8; i10i8 attacks the horse
+    // on h8; h8i6 makes the horse the screen of the cannon on i5, onto the chariot.
+    let (fen, cycle) = (
+        "9/4k4/8R/9/8n/8c/9/9/9/3K5 w - - 0 1",
+        "i8i10 i6h8 i10i8 h8i6",
+    );
+    assert_eq!(
+        chased_per_move(fen, cycle),
+        [vec!["i6"], vec!["i10"], vec!["h8"], vec!["i8"]]
+    );
+    assert_eq!(cycle_outcome(fen, cycle), chase_draw());
+    // Without the cannon only Red chases, and loses.
+    let out = cycle_outcome("9/4k4/8R/9/8n/9/9/9/9/3K5 w - - 0 1", cycle);
+    assert_eq!(out, chaser_loses(Side::Second));
+}
+
+#[test]
+fn s6_a_general_move_chases_by_discovery() {
+    // Leaving e10 (e9), the general leaves the cannon on i10 (i9) a single screen, the soldier
+    // on c10 (c9), and it attacks the chariot on a10 (a9): Black chases, Red does not.
+    let (fen, cycle) = (
+        "2P1k3c/R1P5c/9/9/9/9/9/9/9/3K5 w - - 0 1",
+        "a9a10 e10e9 a10a9 e9e10",
+    );
+    let chased = chased_per_move(fen, cycle);
+    assert!(chased[1].contains(&"a10".to_string()) && chased[3] == ["a9"]);
+    assert!(chased[0].is_empty() && chased[2].is_empty());
+    assert_eq!(cycle_outcome(fen, cycle), chaser_loses(Side::First));
+}
+
+#[test]
+fn s6_perpetual_check_is_judged_before_a_perpetual_chase() {
+    // The same chase with the screens on g10 and g9: every red move now checks. Red, the
+    // checker, loses, although Black chased with every move.
+    let (fen, cycle) = (
+        "4k1P1c/R5P1c/9/9/9/9/9/9/9/3K5 w - - 0 1",
+        "a9a10 e10e9 a10a9 e9e10",
+    );
+    assert_eq!(
+        chased_per_move(fen, cycle),
+        [vec![], vec!["a10"], vec![], vec!["a9"]]
+    );
+    assert_eq!(cycle_outcome(fen, cycle), checker_loses(Side::Second));
+}
+
+#[test]
+fn s6_checking_and_chasing_with_every_move_is_perpetual_check() {
+    // Every red horse move checks and opens a chariot (f7, then c10) onto the unprotected
+    // horse on f10: Red loses by perpetual check.
+    let (fen, cycle) = (
+        "2R2n3/9/3k1N3/5R3/9/9/9/9/9/4K4 w - - 0 1",
+        "f8e10 d8d9 e10f8 d9d8",
+    );
+    assert_eq!(
+        chased_per_move(fen, cycle),
+        [vec!["f10"], vec![], vec!["f10"], vec![]]
+    );
+    assert_eq!(cycle_outcome(fen, cycle), checker_loses(Side::Second));
+}
+
+#[test]
+fn s6_mutual_perpetual_check_is_a_draw() {
+    // pyffish's own case: both sides check with every move.
+    let out = cycle_outcome(
+        "9/4c4/3k5/3r5/9/9/4C4/9/4K4/3R5 w - - 0 1",
+        "e4d4 d7e7 d4e4 e7d7",
+    );
+    assert_eq!(
+        out,
+        Some(Outcome::draw(Status::Repetition).by(RepetitionRule::PerpetualCheck))
     );
 }
 
