@@ -668,6 +668,28 @@ impl MoveBody {
     }
 }
 
+/// Runs an action of the player whose token the request carries (403 without one), on a
+/// blocking thread under the game's lock: what the HTTP routes and the WebSocket share.
+pub(crate) async fn act_as_player<T: Send + 'static>(
+    hub: &Arc<Hub>,
+    id: &str,
+    token: Option<String>,
+    action: impl FnOnce(&mut LiveGame, Side, &dyn crate::store::Store) -> Result<T, ApiError>
+        + Send
+        + 'static,
+) -> Result<T, ApiError> {
+    hub.act(id, move |live, store| {
+        let side = acting_side(live, token.as_deref())?;
+        action(live, side, store)
+    })
+    .await
+}
+
+/// The state after an action, as the acting player sees it.
+fn state_after(live: &LiveGame, side: Side) -> Json<serde_json::Value> {
+    Json(to_json(&live.view(Some(side))))
+}
+
 async fn play_move(
     State(hub): State<Arc<Hub>>,
     GameId(id): GameId,
@@ -675,15 +697,16 @@ async fn play_move(
     ApiJson(body): ApiJson<MoveBody>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let request = body.request()?;
-    let token = token_of(&headers, &id);
-    let view = hub
-        .act(&id, move |live, store| {
-            let side = acting_side(live, token.as_deref())?;
+    act_as_player(
+        &hub,
+        &id,
+        token_of(&headers, &id),
+        move |live, side, store| {
             live.play(side, &request, store)?;
-            Ok(live.view(Some(side)))
-        })
-        .await?;
-    Ok(Json(to_json(&view)))
+            Ok(state_after(live, side))
+        },
+    )
+    .await
 }
 
 async fn resign(
@@ -691,15 +714,11 @@ async fn resign(
     GameId(id): GameId,
     headers: HeaderMap,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    let token = token_of(&headers, &id);
-    let view = hub
-        .act(&id, move |live, store| {
-            let side = acting_side(live, token.as_deref())?;
-            live.resign(side, store)?;
-            Ok(live.view(Some(side)))
-        })
-        .await?;
-    Ok(Json(to_json(&view)))
+    act_as_player(&hub, &id, token_of(&headers, &id), |live, side, store| {
+        live.resign(side, store)?;
+        Ok(state_after(live, side))
+    })
+    .await
 }
 
 /// A draw offer's verb.
@@ -716,15 +735,16 @@ async fn draw(
     headers: HeaderMap,
     ApiJson(body): ApiJson<DrawBody>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    let token = token_of(&headers, &id);
-    let view = hub
-        .act(&id, move |live, store| {
-            let side = acting_side(live, token.as_deref())?;
+    act_as_player(
+        &hub,
+        &id,
+        token_of(&headers, &id),
+        move |live, side, store| {
             live.draw(side, body.action, store)?;
-            Ok(live.view(Some(side)))
-        })
-        .await?;
-    Ok(Json(to_json(&view)))
+            Ok(state_after(live, side))
+        },
+    )
+    .await
 }
 
 async fn take_back(
@@ -732,15 +752,11 @@ async fn take_back(
     GameId(id): GameId,
     headers: HeaderMap,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    let token = token_of(&headers, &id);
-    let view = hub
-        .act(&id, move |live, store| {
-            let side = acting_side(live, token.as_deref())?;
-            live.take_back(side, store)?;
-            Ok(live.view(Some(side)))
-        })
-        .await?;
-    Ok(Json(to_json(&view)))
+    act_as_player(&hub, &id, token_of(&headers, &id), |live, side, store| {
+        live.take_back(side, store)?;
+        Ok(state_after(live, side))
+    })
+    .await
 }
 
 #[derive(Debug, Deserialize)]

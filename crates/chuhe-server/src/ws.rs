@@ -21,7 +21,7 @@ use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::api::{token_of, ApiQuery, GameId, MoveBody};
+use crate::api::{act_as_player, token_of, ApiQuery, GameId, MoveBody};
 use crate::error::ApiError;
 use crate::hub::Hub;
 use crate::live::DrawAction;
@@ -184,43 +184,35 @@ async fn handle(
                 ply,
             }
             .request()?;
-            let ply = hub
-                .act(id, move |live, store| {
-                    let side = crate::api::acting_side(live, token.as_deref())?;
-                    live.play(side, &request, store)?;
-                    Ok(live.game().plies())
-                })
-                .await?;
+            let ply = act_as_player(hub, id, token, move |live, side, store| {
+                live.play(side, &request, store)?;
+                Ok(live.game().plies())
+            })
+            .await?;
             ("move", ply)
         }
         ClientMessage::Resign => {
-            let ply = hub
-                .act(id, move |live, store| {
-                    let side = crate::api::acting_side(live, token.as_deref())?;
-                    live.resign(side, store)?;
-                    Ok(live.game().plies())
-                })
-                .await?;
+            let ply = act_as_player(hub, id, token, |live, side, store| {
+                live.resign(side, store)?;
+                Ok(live.game().plies())
+            })
+            .await?;
             ("resign", ply)
         }
         ClientMessage::Draw { action } => {
-            let ply = hub
-                .act(id, move |live, store| {
-                    let side = crate::api::acting_side(live, token.as_deref())?;
-                    live.draw(side, action, store)?;
-                    Ok(live.game().plies())
-                })
-                .await?;
+            let ply = act_as_player(hub, id, token, move |live, side, store| {
+                live.draw(side, action, store)?;
+                Ok(live.game().plies())
+            })
+            .await?;
             ("draw", ply)
         }
         ClientMessage::Takeback => {
-            let ply = hub
-                .act(id, move |live, store| {
-                    let side = crate::api::acting_side(live, token.as_deref())?;
-                    live.take_back(side, store)?;
-                    Ok(live.game().plies())
-                })
-                .await?;
+            let ply = act_as_player(hub, id, token, |live, side, store| {
+                live.take_back(side, store)?;
+                Ok(live.game().plies())
+            })
+            .await?;
             ("takeback", ply)
         }
     };

@@ -385,7 +385,7 @@ fn game_names_parse_back() {
     for n in MoveNotation::ALL {
         assert_eq!(n.name().parse::<MoveNotation>(), Ok(n));
     }
-    assert!("san".parse::<MoveNotation>().is_err());
+    assert!("lan".parse::<MoveNotation>().is_err());
 }
 
 #[test]

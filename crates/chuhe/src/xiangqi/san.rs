@@ -28,31 +28,12 @@ use super::position::Position;
 use super::types::{Move, Role};
 use crate::error::MoveError;
 
-/// The SAN letter of a role.
-fn letter(role: Role) -> char {
-    match role {
-        Role::General => 'K',
-        Role::Advisor => 'A',
-        Role::Elephant => 'E',
-        Role::Horse => 'H',
-        Role::Chariot => 'R',
-        Role::Cannon => 'C',
-        Role::Soldier => 'P',
-    }
-}
-
-/// The role of a SAN letter (FEN's `B` and `N` too).
+/// The role of a SAN piece letter: uppercase only (a lowercase letter starts a soldier's
+/// destination), with FEN's `B` and `N` as WXF reads them.
 fn role_of(c: char) -> Option<Role> {
-    Some(match c {
-        'K' => Role::General,
-        'A' => Role::Advisor,
-        'E' | 'B' => Role::Elephant,
-        'H' | 'N' => Role::Horse,
-        'R' => Role::Chariot,
-        'C' => Role::Cannon,
-        'P' => Role::Soldier,
-        _ => return None,
-    })
+    c.is_ascii_uppercase()
+        .then(|| super::wxf::role_of_letter(c))
+        .flatten()
 }
 
 fn file_char(sq: Square) -> char {
@@ -65,7 +46,8 @@ pub(crate) fn to_san(pos: &Position, m: Move) -> String {
         return m.to_string();
     };
     let mut out = String::new();
-    out.push(letter(piece.role));
+    // The same letters as WXF's.
+    out.push(super::wxf::letter(piece.role));
     let rivals: Vec<Square> = pos
         .legal_moves()
         .iter()

@@ -162,8 +162,8 @@ pub(crate) fn parse_wxf(pos: &Position, text: &str) -> Result<Move, MoveError> {
     resolve(pos, t, named, direction, number, &WXF)
 }
 
-/// The WXF letter of a role.
-fn letter(role: Role) -> char {
+/// The WXF (and SAN) letter of a role.
+pub(super) fn letter(role: Role) -> char {
     match role {
         Role::General => 'K',
         Role::Advisor => 'A',
@@ -176,7 +176,7 @@ fn letter(role: Role) -> char {
 }
 
 /// The role of a WXF letter, either case, with the aliases `B` (elephant) and `N` (horse).
-fn role_of_letter(c: char) -> Option<Role> {
+pub(super) fn role_of_letter(c: char) -> Option<Role> {
     Some(match c.to_ascii_uppercase() {
         'K' => Role::General,
         'A' => Role::Advisor,
