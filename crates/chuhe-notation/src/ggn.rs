@@ -73,9 +73,77 @@ impl Ggn {
         serde_json::to_string(self).expect("a GGN document always serializes")
     }
 
-    /// Writes the document as indented JSON.
+    /// Writes the document as indented JSON laid out as the seed writes it: one line per
+    /// destination, its possibilities inline.
+    ///
+    /// ```
+    /// use chuhe_notation::ggn::Ggn;
+    /// let ggn = Ggn::from_json(r#"{"X:S": {"e3": {"e4": [{"must": {"e4": "empty"}}, {"must": {"e4": "enemy"}}]}}}"#).unwrap();
+    /// assert_eq!(ggn.to_json_pretty(), r#"{
+    ///   "X:S": {
+    ///     "e3": {
+    ///       "e4": [{ "must": { "e4": "empty" } }, { "must": { "e4": "enemy" } }]
+    ///     }
+    ///   }
+    /// }"#);
+    /// ```
     pub fn to_json_pretty(&self) -> String {
-        serde_json::to_string_pretty(self).expect("a GGN document always serializes")
+        // QPI, CELL and condition texts never need escaping in JSON.
+        fn object<'a, T: 'a>(
+            out: &mut String,
+            indent: usize,
+            entries: impl ExactSizeIterator<Item = (String, &'a T)>,
+            mut value: impl FnMut(&mut String, &'a T),
+        ) {
+            if entries.len() == 0 {
+                out.push_str("{}");
+                return;
+            }
+            out.push_str("{\n");
+            let count = entries.len();
+            for (i, (key, v)) in entries.enumerate() {
+                out.push_str(&"  ".repeat(indent + 1));
+                out.push_str(&format!("\"{key}\": "));
+                value(out, v);
+                out.push_str(if i + 1 < count { ",\n" } else { "\n" });
+            }
+            out.push_str(&"  ".repeat(indent));
+            out.push('}');
+        }
+        fn conditions(name: &str, conditions: &Conditions) -> String {
+            let inner: Vec<String> = conditions
+                .iter()
+                .map(|(cell, condition)| format!("\"{cell}\": \"{condition}\""))
+                .collect();
+            format!("\"{name}\": {{ {} }}", inner.join(", "))
+        }
+        fn possibility(p: &Possibility) -> String {
+            let mut parts = Vec::new();
+            if !p.must.is_empty() {
+                parts.push(conditions("must", &p.must));
+            }
+            if !p.deny.is_empty() {
+                parts.push(conditions("deny", &p.deny));
+            }
+            if parts.is_empty() {
+                "{}".to_string()
+            } else {
+                format!("{{ {} }}", parts.join(", "))
+            }
+        }
+        let mut out = String::new();
+        let pieces = self.0.iter().map(|(piece, v)| (piece.to_string(), v));
+        object(&mut out, 0, pieces, |out, sources| {
+            let sources = sources.iter().map(|(from, v)| (from.to_string(), v));
+            object(out, 1, sources, |out, destinations| {
+                let destinations = destinations.iter().map(|(to, v)| (to.to_string(), v));
+                object(out, 2, destinations, |out, possibilities| {
+                    let list: Vec<String> = possibilities.iter().map(possibility).collect();
+                    out.push_str(&format!("[{}]", list.join(", ")));
+                });
+            });
+        });
+        out
     }
 
     /// The possibilities listed for `piece` moving `from` → `to` (empty when

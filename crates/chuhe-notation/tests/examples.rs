@@ -879,3 +879,43 @@ fn pcn_invalid_records() {
         assert!(Pcn::from_json(&json).is_ok());
     }
 }
+
+/// The indented form lays destinations out one per line, as seed 000 does: the seed's
+/// general, written back, is the seed's text with indentation.
+#[test]
+fn ggn_pretty_is_the_seed_layout() {
+    let seed = r#"{
+"X:G^": {
+"e4": {
+"d4": [{ "must": { "d4": "empty" } }, { "must": { "d4": "enemy" } }],
+"e3": [{ "must": { "e3": "empty" } }, { "must": { "e3": "enemy" } }],
+"e5": [{ "must": { "e5": "empty" } }, { "must": { "e5": "enemy" } }],
+"f4": [{ "must": { "f4": "empty" } }, { "must": { "f4": "enemy" } }]
+}
+}
+}"#;
+    let ggn = Ggn::from_json(seed).unwrap();
+    let pretty = ggn.to_json_pretty();
+    let unindented: Vec<&str> = pretty.lines().map(str::trim_start).collect();
+    assert_eq!(unindented.join("\n"), seed);
+    let cannon = Ggn::from_json(CANNON).unwrap().to_json_pretty();
+    assert!(cannon.contains(
+        r#""c8": [{ "must": { "c3": "empty", "c4": "empty", "c5": "empty", "c6": "empty", "c8": "enemy" }, "deny": { "c7": "empty" } }]"#
+    ));
+    // Empty maps and lists, and a possibility without conditions.
+    for json in [
+        "{}",
+        r#"{"X:R":{}}"#,
+        r#"{"X:R":{"a1":{}}}"#,
+        r#"{"X:R":{"a1":{"a2":[]}}}"#,
+        r#"{"X:R":{"a1":{"a2":[{}]}}}"#,
+    ] {
+        let ggn = Ggn::from_json(json).unwrap();
+        assert_eq!(
+            Ggn::from_json(&ggn.to_json_pretty()).unwrap(),
+            ggn,
+            "{json}"
+        );
+    }
+    assert_eq!(Ggn::default().to_json_pretty(), "{}");
+}
