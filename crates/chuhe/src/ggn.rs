@@ -77,9 +77,12 @@ pub fn moves<P: GamePosition>(table: &Ggn, position: &P) -> Vec<GgnMove> {
     }
 }
 
-const ORTHOGONAL: [(i32, i32); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
-const DIAGONAL: [(i32, i32); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
-const KNIGHT: [(i32, i32); 8] = [
+/// A step on the board: (files, ranks).
+type Delta = (i32, i32);
+
+const ORTHOGONAL: [Delta; 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
+const DIAGONAL: [Delta; 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
+const KNIGHT: [Delta; 8] = [
     (1, 2),
     (-1, 2),
     (1, -2),
@@ -90,7 +93,7 @@ const KNIGHT: [(i32, i32); 8] = [
     (-2, -1),
 ];
 /// A horse's orthogonal first step (its leg) and the two destinations beyond it.
-const HORSE: [((i32, i32), [(i32, i32); 2]); 4] = [
+const HORSE: [(Delta, [Delta; 2]); 4] = [
     ((0, 1), [(-1, 2), (1, 2)]),
     ((0, -1), [(-1, -2), (1, -2)]),
     ((1, 0), [(2, 1), (2, -1)]),
@@ -120,14 +123,14 @@ impl Builder {
     }
 
     /// The square `(df, dr)` away from `from`, if on the board.
-    fn offset(&self, from: Cell, (df, dr): (i32, i32)) -> Option<Cell> {
+    fn offset(&self, from: Cell, (df, dr): Delta) -> Option<Cell> {
         let f = u16::try_from(i32::from(from.file()) + df).ok()?;
         let r = u16::try_from(i32::from(from.rank()) + dr).ok()?;
         (f < self.files && r < self.ranks).then(|| Cell::new(f, r))
     }
 
     /// The squares from `from` (excluded) to the edge in direction `d`.
-    fn ray(&self, from: Cell, d: (i32, i32)) -> Vec<Cell> {
+    fn ray(&self, from: Cell, d: Delta) -> Vec<Cell> {
         std::iter::successors(self.offset(from, d), |&c| self.offset(c, d)).collect()
     }
 
@@ -181,13 +184,7 @@ impl Builder {
     }
 
     /// One step or free leap by each of `deltas`, staying in `region`.
-    fn steps(
-        &mut self,
-        piece: Qpi,
-        from: Cell,
-        deltas: &[(i32, i32)],
-        region: impl Fn(Cell) -> bool,
-    ) {
+    fn steps(&mut self, piece: Qpi, from: Cell, deltas: &[Delta], region: impl Fn(Cell) -> bool) {
         for &d in deltas {
             if let Some(to) = self.offset(from, d).filter(|&c| region(c)) {
                 self.move_or_capture(piece, from, &[], to);
@@ -196,7 +193,7 @@ impl Builder {
     }
 
     /// Slides along each of `directions` with a clear path, moving or capturing.
-    fn slides(&mut self, piece: Qpi, from: Cell, directions: &[(i32, i32)]) {
+    fn slides(&mut self, piece: Qpi, from: Cell, directions: &[Delta]) {
         for &d in directions {
             let ray = self.ray(from, d);
             for (k, &to) in ray.iter().enumerate() {
