@@ -59,4 +59,10 @@ fn ggn_usage_errors() {
         assert!(r.stdout.is_empty(), "{args:?}");
     }
     assert!(chuhe(&["ggn", "--game", "chess"]).stderr.contains("chess"));
+    let help = ok(&["--help"]);
+    assert!(
+        help.lines().any(|l| l.trim_start().starts_with("ggn ")),
+        "--help lacks ggn: {help}"
+    );
+    assert!(ok(&["ggn", "--help"]).contains("--pretty"));
 }
