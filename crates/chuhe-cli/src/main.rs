@@ -25,7 +25,7 @@ use serde_json::{json, Map, Value};
 use output::{CliError, Output};
 
 /// chuhe — rules, notations, perft and an engine for Xiongqi and Xiangqi: perft, moves, show,
-/// replay, convert, match, uci, bench, analyze.
+/// replay, convert, ggn, match, uci, bench, analyze.
 #[derive(Parser, Debug)]
 #[command(name = "chuhe", version, about, long_about = None)]
 struct Cli {
@@ -305,6 +305,17 @@ enum Command {
     /// Writes a PCN game record of moves played from a position, with players, times and
     /// the result.
     Pcn(PcnArgs),
+    /// Writes the game's complete pseudo-legal movement table in GGN (JSON): every piece of
+    /// both sides, every square it may stand on, every destination with its `must`/`deny`
+    /// conditions.
+    Ggn {
+        /// The game (`xiangqi` and `xiangqi-capture` differ by the flying general's capture).
+        #[arg(long, value_enum, default_value = "xiongqi")]
+        game: GameKind,
+        /// Indented JSON instead of one line.
+        #[arg(long)]
+        pretty: bool,
+    },
     /// Plays games between two UCI engines, judged by chuhe: W/D/L, Elo, SPRT, PCN records.
     Match(match_cmd::MatchArgs),
     /// Speaks UCI (or, after the command `ucci`, UCCI) on standard input and output: the
@@ -415,6 +426,16 @@ fn run(cli: Cli, out: &mut Output) -> Result<(), CliError> {
         }
         Command::Pcn(args) => write_record(&args, out),
         Command::Record { record, to } => convert_record(&record, to, out),
+        Command::Ggn { game, pretty } => {
+            let table = chuhe::ggn::table(game.kind());
+            let json = if pretty {
+                table.to_json_pretty()
+            } else {
+                table.to_json()
+            };
+            out.write(&json)?;
+            out.write("\n")
+        }
         Command::Render {
             position,
             moves,

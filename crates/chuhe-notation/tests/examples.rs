@@ -1,7 +1,7 @@
 //! Every valid and invalid example of `docs/sashite-notations.md` (the shared
 //! digest) and of the Xiongqi rule page (seed 000), as tests.
 
-use chuhe_notation::ggn::{Condition, Ggn, Possibility};
+use chuhe_notation::ggn::{Action, Condition, Conditions, Ggn, GgnMove, Location, Possibility};
 use chuhe_notation::pcn::{Pcn, Winner};
 use chuhe_notation::*;
 
@@ -686,6 +686,101 @@ fn ggn_invalid_documents() {
     assert!(err.contains("invalid QPI at offset 2"), "{err}");
 }
 
+#[test]
+fn ggn_duplicate_square_in_one_condition_object() {
+    let err =
+        Ggn::from_json(r#"{"X:R": {"a1": {"a3": [{"must": {"a2": "empty", "a2": "enemy"}}]}}}"#)
+            .unwrap_err()
+            .to_string();
+    assert!(err.contains("square a2 named twice"), "{err}");
+    // The same square in `must` and in `deny` is two objects: allowed.
+    Ggn::from_json(
+        r#"{"X:R": {"a1": {"a3": [{"must": {"a2": "empty"}, "deny": {"a2": "x:s"}}]}}}"#,
+    )
+    .unwrap();
+}
+
+/// Seed 000's key order (a path from the piece outward, the destination last)
+/// is kept from reading to writing; equality ignores it.
+#[test]
+fn ggn_condition_order_is_kept() {
+    let seed = r#"{"X:D^":{"e4":{"a4":[{"must":{"b4":"empty","c4":"empty","d4":"empty","a4":"enemy"}}]}}}"#;
+    let ggn = Ggn::from_json(seed).unwrap();
+    assert_eq!(ggn.to_json(), seed);
+    let p = &ggn.possibilities(Qpi::parse("X:D^").unwrap(), cell("e4"), cell("a4"))[0];
+    let order: Vec<String> = p.must.iter().map(|(c, _)| c.to_string()).collect();
+    assert_eq!(order, ["b4", "c4", "d4", "a4"]);
+    let sorted = r#"{"X:D^":{"e4":{"a4":[{"must":{"a4":"enemy","b4":"empty","c4":"empty","d4":"empty"}}]}}}"#;
+    let other = Ggn::from_json(sorted).unwrap();
+    assert_eq!(other, ggn);
+    assert_eq!(other.to_json(), sorted);
+    let mut c = Conditions::new();
+    assert_eq!(c.insert(cell("b4"), Condition::Empty), None);
+    assert_eq!(c.insert(cell("a4"), Condition::Enemy), None);
+    assert_eq!(
+        c.insert(cell("b4"), Condition::Enemy),
+        Some(Condition::Empty)
+    );
+    assert_eq!(c.len(), 2);
+    assert_eq!(c.iter().next(), Some((cell("b4"), Condition::Enemy)));
+    assert!(c.contains(&cell("a4")) && !c.contains(&cell("c4")));
+    assert_ne!(c, Conditions::from([(cell("b4"), Condition::Enemy)]));
+}
+
+/// The interpreter on a FEEN: only the side to move's pieces, looked up by
+/// their QPI; destinations off the board are dropped; derived pieces carry
+/// the other player's style.
+#[test]
+fn ggn_interpreter_on_feen_positions() {
+    let ggn = Ggn::from_json(
+        r#"{
+        "X:S": {"a1": {"a2": [{"must": {"a2": "empty"}}, {"must": {"a2": "enemy"}}]}},
+        "X:K": {"b1": {"b2": [{"must": {"b2": "y:q"}}], "b3": [{"must": {"b3": "empty"}}]}},
+        "y:s": {"b2": {"b1": [{"must": {"b1": "enemy"}}]}},
+        "Y:S": {"a1": {"a2": [{"must": {"a2": "empty"}}]}}
+    }"#,
+    )
+    .unwrap();
+    // Styles X (first) and Y (second): a 2×2 board, the first player to move.
+    let feen = Feen::parse("qs/SK / X/y").unwrap();
+    let moves = ggn.moves(&feen);
+    // S a1→a2 captures the enemy queen; K b1→b2 needs exactly the piece Y:q
+    // there (the soldier is there); b3 is off the 2×2 board.
+    assert_eq!(
+        moves,
+        [GgnMove {
+            from: cell("a1"),
+            to: cell("a2"),
+            piece: Qpi::parse("X:S").unwrap(),
+            captured: Some(Qpi::parse("y:q").unwrap()),
+        }]
+    );
+    // The second player to move: its soldier on b2 is `y:s`.
+    let feen = Feen::parse("qs/SK / y/X").unwrap();
+    let moves: Vec<String> = ggn
+        .moves(&feen)
+        .iter()
+        .map(|m| m.pmn().to_string())
+        .collect();
+    assert_eq!(moves, ["b2+b1"]);
+    // A derived first-player soldier (S') is written in the second player's style: Y:S.
+    let feen = Feen::parse("2/S'1 / X/y").unwrap();
+    let m = ggn.moves(&feen);
+    assert_eq!(m.len(), 1);
+    assert_eq!(m[0].piece.to_string(), "Y:S");
+    assert_eq!(m[0].apply(&feen).unwrap().to_string(), "S'1/2 / y/X");
+    assert_eq!(
+        m[0].actions(),
+        [Action {
+            piece: m[0].piece,
+            from: Location::Square(cell("a1")),
+            to: Location::Square(cell("a2"))
+        }]
+    );
+    // An empty table lists nothing.
+    assert!(Ggn::default().moves(&feen).is_empty());
+}
+
 // ---------------------------------------------------------------- PCN
 
 const PCN_EXAMPLE: &str = r#"{ "meta": {"event": "…", "started_at": "2026-11-22T10:00:00Z"},
@@ -783,4 +878,44 @@ fn pcn_invalid_records() {
         let json = format!(r#"{{"setup": "8/8 / X/x", "winner": "{winner}"}}"#);
         assert!(Pcn::from_json(&json).is_ok());
     }
+}
+
+/// The indented form lays destinations out one per line, as seed 000 does: the seed's
+/// general, written back, is the seed's text with indentation.
+#[test]
+fn ggn_pretty_is_the_seed_layout() {
+    let seed = r#"{
+"X:G^": {
+"e4": {
+"d4": [{ "must": { "d4": "empty" } }, { "must": { "d4": "enemy" } }],
+"e3": [{ "must": { "e3": "empty" } }, { "must": { "e3": "enemy" } }],
+"e5": [{ "must": { "e5": "empty" } }, { "must": { "e5": "enemy" } }],
+"f4": [{ "must": { "f4": "empty" } }, { "must": { "f4": "enemy" } }]
+}
+}
+}"#;
+    let ggn = Ggn::from_json(seed).unwrap();
+    let pretty = ggn.to_json_pretty();
+    let unindented: Vec<&str> = pretty.lines().map(str::trim_start).collect();
+    assert_eq!(unindented.join("\n"), seed);
+    let cannon = Ggn::from_json(CANNON).unwrap().to_json_pretty();
+    assert!(cannon.contains(
+        r#""c8": [{ "must": { "c3": "empty", "c4": "empty", "c5": "empty", "c6": "empty", "c8": "enemy" }, "deny": { "c7": "empty" } }]"#
+    ));
+    // Empty maps and lists, and a possibility without conditions.
+    for json in [
+        "{}",
+        r#"{"X:R":{}}"#,
+        r#"{"X:R":{"a1":{}}}"#,
+        r#"{"X:R":{"a1":{"a2":[]}}}"#,
+        r#"{"X:R":{"a1":{"a2":[{}]}}}"#,
+    ] {
+        let ggn = Ggn::from_json(json).unwrap();
+        assert_eq!(
+            Ggn::from_json(&ggn.to_json_pretty()).unwrap(),
+            ggn,
+            "{json}"
+        );
+    }
+    assert_eq!(Ggn::default().to_json_pretty(), "{}");
 }

@@ -51,6 +51,7 @@ pub mod board;
 mod error;
 mod feen_out;
 pub mod game;
+pub mod ggn;
 mod movelist;
 pub mod perft;
 pub mod pgn;

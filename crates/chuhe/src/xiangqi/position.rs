@@ -400,6 +400,32 @@ impl Position {
         });
     }
 
+    /// Appends every move the movement rules allow the side to move, the general's safety
+    /// aside: what the GGN table lists ([`crate::ggn::xiangqi_table`]). For `xiangqi` these are
+    /// [`Position::generate_moves`] before S1 (a move may leave the own general attacked or
+    /// facing the other); for `xiangqi-capture` the two are the same (C1), the flying capture
+    /// of C2 included. No game-end check.
+    ///
+    /// ```
+    /// use chuhe::xiangqi::{MoveList, Position, RuleSet};
+    /// // Black's general on d10: Red's general stepping from e1 to d1 would face it.
+    /// let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1", RuleSet::Standard).unwrap();
+    /// let (mut pseudo, mut legal) = (MoveList::new(), MoveList::new());
+    /// pos.generate_pseudo_legal(&mut pseudo);
+    /// pos.generate_moves(&mut legal);
+    /// assert_eq!(pseudo.len(), 3); // d1, e2, f1
+    /// assert_eq!(legal.len(), 2); // e2, f1 (S1)
+    /// ```
+    pub fn generate_pseudo_legal(&self, list: &mut MoveList) {
+        let occ = self.occupied();
+        for from in squares(self.by_side[self.turn.index()]) {
+            let piece = Piece::from_index(self.board[from.index()] as usize);
+            for to in squares(self.targets(from, piece, occ)) {
+                list.push(Move::new(from, to));
+            }
+        }
+    }
+
     /// Appends the legal captures: [`Position::generate_moves`] restricted to moves that take
     /// a piece (for quiescence search).
     ///
