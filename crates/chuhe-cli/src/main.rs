@@ -295,7 +295,7 @@ enum Command {
         /// The notation of the moves given.
         #[arg(long, value_enum)]
         from: Option<Notation>,
-        /// `pmn`, `uci`, `iccs`, `wxf`, `teaching`, `chinese` for moves; `fen` or `feen` for a
+        /// `pmn`, `uci`, `iccs`, `wxf`, `teaching`, `chinese`, `san` for moves; `fen` or `feen` for a
         /// position.
         #[arg(long)]
         to: String,
@@ -852,7 +852,7 @@ fn convert(
     }
     let to = Notation::from_str(to, true).map_err(|_| {
         CliError::user(format!(
-            "--to '{}' is not a notation (pmn, uci, iccs, wxf, teaching, chinese, fen, feen)",
+            "--to '{}' is not a notation (pmn, uci, iccs, wxf, teaching, chinese, san, fen, feen)",
             chuhe::quote_input(to)
         ))
     })?;

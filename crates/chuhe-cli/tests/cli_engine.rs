@@ -485,7 +485,7 @@ fn analyze_reuses_the_position_flags_and_writes_wxf_for_xiangqi() {
         MoveNotation::Uci,
         best
     ));
-    for notation in ["pmn", "uci", "iccs", "wxf", "teaching", "chinese"] {
+    for notation in ["pmn", "uci", "iccs", "wxf", "teaching", "chinese", "san"] {
         assert!(last["best"][notation].is_string(), "{notation}: {last}");
         assert!(last["pv"][notation].is_array(), "{notation}: {last}");
     }

@@ -68,7 +68,7 @@ const START_WXF: [&str; 44] = [
     "P3+1", "P5+1", "P7+1", "P9+1", "R1+1", "R1+2", "R9+1", "R9+2",
 ];
 
-const NOTATIONS: [&str; 6] = ["pmn", "uci", "iccs", "wxf", "teaching", "chinese"];
+const NOTATIONS: [&str; 7] = ["pmn", "uci", "iccs", "wxf", "teaching", "chinese", "san"];
 
 /// The CGSN status words a Xiangqi game may end with.
 const STATUSES: [&str; 9] = [
@@ -1833,12 +1833,12 @@ fn wxf_notation_mismatch() {
 #[test]
 fn error_usage() {
     for args in [
-        &["moves", "--game", "xiangqi", "--notation", "san"][..],
+        &["moves", "--game", "xiangqi", "--notation", "lan"][..],
         &["moves", "--game", "xiangqi", "--repetition-count", "1"][..],
         &["perft", "x", "--game", "xiangqi"][..],
         &["convert", "--game", "xiangqi", "--to", "uci", "h3e3"][..],
         &[
-            "convert", "--game", "xiangqi", "--from", "uci", "--to", "san", "h3e3",
+            "convert", "--game", "xiangqi", "--from", "uci", "--to", "lan", "h3e3",
         ][..],
         &["show", "--game", "xiangqi", "--glyphs", "klingon"][..],
     ] {

@@ -707,7 +707,7 @@ fn coordinate_notation_reads_and_prints_the_coordinate_form() {
         "e3e4\ne6e5\n"
     );
     // Xiangqi's notations are refused for Xiongqi, even with no moves to read.
-    for notation in ["iccs", "wxf", "teaching", "chinese"] {
+    for notation in ["iccs", "wxf", "teaching", "chinese", "san"] {
         let err = fails(&["moves", "--notation", notation]);
         assert!(err.contains("only xiangqi"), "{err}");
     }
