@@ -742,23 +742,15 @@ impl LiveGame {
         let legal = if over.is_some() {
             Vec::new()
         } else {
-            let uci = game.legal_moves_text(MoveNotation::Uci).unwrap_or_default();
-            let mut out: Vec<LegalMove> = uci
+            game.legal_moves_in(&[MoveNotation::Uci, MoveNotation::Pmn])
+                .unwrap_or_default()
                 .into_iter()
-                .map(|u| {
-                    let (from, to) = squares_of(&u);
-                    LegalMove {
-                        uci: u,
-                        from,
-                        to,
-                        pmn: String::new(),
-                    }
+                .map(|texts| {
+                    let [uci, pmn]: [String; 2] = texts.try_into().unwrap_or_default();
+                    let (from, to) = squares_of(&uci);
+                    LegalMove { uci, from, to, pmn }
                 })
-                .collect();
-            for m in &mut out {
-                m.pmn = pmn_of(game, &m.uci).unwrap_or_else(|| m.uci.clone());
-            }
-            out
+                .collect()
         };
         let id = &self.record.id;
         let invite = match (self.record.opponent, viewer) {
@@ -828,11 +820,4 @@ impl LiveGame {
             version: self.version,
         }
     }
-}
-
-/// The PMN of a legal move given in coordinates.
-fn pmn_of(game: &dyn AnyGame, uci: &str) -> Option<String> {
-    game.move_texts(uci, MoveNotation::Uci)
-        .ok()
-        .and_then(|t| t.get("pmn").cloned())
 }

@@ -53,7 +53,11 @@ async fn one_game(
     ws_base: String,
     moves: usize,
     seed: u64,
+    opening: Arc<tokio::sync::Semaphore>,
 ) -> (String, Vec<String>, Vec<Duration>) {
+    // Games are opened a few at a time (opening is not what is measured, and hundreds of
+    // simultaneous connects overflow the listen queue); then all play at once.
+    let permit = opening.acquire_owned().await.unwrap();
     let created: Value = tokio::task::spawn_blocking(move || {
         ureq::post(&format!("{base}/api/games"))
             .send_json(json!({"game": "xiangqi", "opponent": "friend"}))
@@ -75,6 +79,7 @@ async fn one_game(
                 .unwrap();
         sockets.push(ws);
     }
+    drop(permit);
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut state = next(&mut sockets[0], "state", 0).await["state"].clone();
     let (mut acked, mut latencies) = (Vec::new(), Vec::new());
@@ -137,6 +142,7 @@ fn load(db: &str, label: &str) {
         .unwrap();
     let started = Instant::now();
     let results = client.block_on(async {
+        let opening = Arc::new(tokio::sync::Semaphore::new(16));
         let tasks: Vec<_> = (0..games)
             .map(|g| {
                 tokio::spawn(one_game(
@@ -144,6 +150,7 @@ fn load(db: &str, label: &str) {
                     format!("ws://{addr}"),
                     moves,
                     g as u64,
+                    opening.clone(),
                 ))
             })
             .collect();

@@ -40,6 +40,9 @@ pub trait AnyGame: Send + Sync {
     fn undo(&mut self) -> Option<String>;
     /// The legal moves (history included) written in `notation`, sorted.
     fn legal_moves_text(&self, notation: MoveNotation) -> Result<Vec<String>, MoveError>;
+    /// Each legal move (history included) written in every one of `notations`, in the order
+    /// of the moves generated: `[[uci, pmn], …]` for `&[Uci, Pmn]`.
+    fn legal_moves_in(&self, notations: &[MoveNotation]) -> Result<Vec<Vec<String>>, MoveError>;
     /// The current position in `format`.
     fn to_text(&self, format: PositionFormat) -> Result<String, UnsupportedFormat>;
     /// The current position as FEEN.
@@ -137,6 +140,14 @@ impl<P: GamePosition> AnyGame for Game<P> {
         }
         out.sort();
         Ok(out)
+    }
+
+    fn legal_moves_in(&self, notations: &[MoveNotation]) -> Result<Vec<Vec<String>>, MoveError> {
+        let pos = self.position();
+        self.legal_moves()
+            .iter()
+            .map(|&m| notations.iter().map(|&n| pos.move_to_text(m, n)).collect())
+            .collect()
     }
 
     fn to_text(&self, format: PositionFormat) -> Result<String, UnsupportedFormat> {
