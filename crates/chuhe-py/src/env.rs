@@ -198,9 +198,9 @@ impl<P: GamePosition> Env<P> {
     }
 
     fn play(&mut self, m: P::Move) {
-        // Moves come from the legal list: the arbiter accepts them.
-        let _ = self.game.play(m);
-        self.refresh();
+        // Moves come from the legal list: the arbiter accepts them, and generates the next
+        // legal moves once for the outcome and the list.
+        self.game.play_legal(m, &mut self.legal);
     }
 
     fn opponent_move(&mut self) {
@@ -244,7 +244,7 @@ impl<P: GamePosition> DynEnv for Env<P> {
         if let Some(s) = seed {
             self.rng = SmallRng::seed_from_u64(s);
         }
-        self.game = Game::from_position(self.start.clone());
+        self.game.restart(self.start.clone());
         self.ended = false;
         self.refresh();
         self.agent = match self.agent_side {
