@@ -175,16 +175,12 @@ impl<P: GamePosition> Env<P> {
         let pos = self.game.position();
         let n = P::Square::COUNT;
         let roles = P::ROLES.len();
-        obs.fill(0.0);
-        for i in 0..n {
-            let Some(sq) = P::Square::from_index(i) else {
-                continue;
-            };
-            if let Some((side, role)) = pos.piece_role(sq) {
-                let plane = if side == me { role } else { roles + role };
-                obs[plane * n + view::<P::Square>(i, me)] = 1.0;
-            }
-        }
+        // The piece planes are cleared; the last two are filled whole below.
+        obs[..2 * roles * n].fill(0.0);
+        pos.for_each_piece(|sq, side, role| {
+            let plane = if side == me { role } else { roles + role };
+            obs[plane * n + view::<P::Square>(sq.index(), me)] = 1.0;
+        });
         let earlier = self
             .game
             .history()

@@ -105,8 +105,24 @@ impl<P: GamePosition> History<P> {
     }
 
     fn push(&mut self, m: P::Move, after: P) {
-        let index = self.positions.len();
-        match self.by_hash.entry(after.zobrist_hash()) {
+        self.positions.push(after);
+        self.link_last(m);
+    }
+
+    /// Plays `m` on a copy of the current position made in place at the end of the list
+    /// (no copy of the position through the stack).
+    fn push_played(&mut self, m: P::Move) {
+        let last = self.positions.len();
+        self.positions.extend_from_within(last - 1..);
+        self.positions[last].play_unchecked(m);
+        self.link_last(m);
+    }
+
+    /// Records the move to the last position and that position's hash.
+    fn link_last(&mut self, m: P::Move) {
+        let index = self.positions.len() - 1;
+        let hash = self.positions[index].zobrist_hash();
+        match self.by_hash.entry(hash) {
             Entry::Occupied(mut e) => {
                 let (first, last) = *e.get();
                 self.links[last].1 = index;
@@ -118,7 +134,6 @@ impl<P: GamePosition> History<P> {
                 self.links.push((NONE, NONE));
             }
         }
-        self.positions.push(after);
         self.moves.push(m);
     }
 
@@ -268,9 +283,7 @@ impl<P: GamePosition> Game<P> {
                 && !P::is_forbidden_by_history(&self.history, m),
             "play_legal: {m:?} is not a legal move here"
         );
-        let mut after = self.position().clone();
-        after.play_unchecked(m);
-        self.history.push(m, after);
+        self.history.push_played(m);
         // A legal move is never forbidden, and the game was not over: neither a declared
         // result nor a forbidden move is pending, as `compute_outcome` would find.
         next.clear();

@@ -1,11 +1,11 @@
 //! `Game::play_legal` (one move generation per ply) and `Game::restart` agree with
-//! `Game::play` then `Game::legal_moves`, and the history's repetition look-up agrees with a
-//! scan of every position, undo included, on seeded random games of every game. Some of the
-//! moves undo the mover's previous move when they can, so that positions repeat (Xiangqi's
-//! S3 and S6, Xiongqi's X6).
+//! `Game::play` then `Game::legal_moves`, the history's repetition look-up agrees with a
+//! scan of every position (undo included), and `for_each_piece` with `piece_role`, on seeded
+//! random games of every game. Some of the moves undo the mover's previous move when they
+//! can, so that positions repeat (Xiangqi's S3 and S6, Xiongqi's X6).
 
 use chuhe::xiangqi::RuleSet;
-use chuhe::{Game, GameMove, GamePosition};
+use chuhe::{Game, GameMove, GamePosition, GameSquare};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -19,6 +19,17 @@ fn scan<P: GamePosition>(game: &Game<P>) -> Vec<usize> {
 fn check_history<P: GamePosition>(game: &Game<P>) {
     let found: Vec<usize> = game.history().occurrences(game.position()).collect();
     assert_eq!(found, scan(game));
+    // The pieces as the games walk them, and square by square.
+    let pos = game.position();
+    let mut walked = Vec::new();
+    pos.for_each_piece(|sq, side, role| walked.push((sq.index(), side, role)));
+    let squares: Vec<_> = (0..P::Square::COUNT)
+        .filter_map(|i| {
+            let (side, role) = pos.piece_role(P::Square::from_index(i)?)?;
+            Some((i, side, role))
+        })
+        .collect();
+    assert_eq!(walked, squares);
 }
 
 /// Plays the games; returns how many ended, how many plies repeated a position, and the
