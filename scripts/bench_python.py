@@ -66,18 +66,19 @@ def gym_compatible(seconds: float) -> float:
             return steps / elapsed
 
 
-def vector(game: str, seconds: float, n: int, threads: int | None) -> float:
-    """Steps/s (all environments together) of the vector env, actions drawn in Rust."""
+def vector(game: str, seconds: float, n: int, threads: int | None) -> tuple[float, float]:
+    """Steps/s (all environments together) of the vector env, actions drawn in Rust, and the
+    cores it had on average (the process's CPU time over the wall time)."""
     venv = ChuheVectorEnv(game, num_envs=n, threads=threads)
     venv.reset(seed=0)
-    steps, start = 0, time.perf_counter()
+    steps, start, cpu = 0, time.perf_counter(), time.process_time()
     while True:
         for _ in range(10):
             venv.step(venv.sample_legal_actions())
         steps += 10 * n
         elapsed = time.perf_counter() - start
         if elapsed >= seconds:
-            return steps / elapsed
+            return steps / elapsed, (time.process_time() - cpu) / elapsed
 
 
 # ---- the references ----------------------------------------------------------------------
@@ -161,10 +162,9 @@ def ensure(ref: Reference) -> tuple[Path | None, str]:
     return python, "installed"
 
 
-def measure_reference(ref: Reference, seconds: float) -> tuple[dict | None, str]:
-    python, why = ensure(ref)
-    if python is None:
-        return None, why
+def measure_reference(ref: Reference, python: Path, seconds: float) -> tuple[dict | None, str]:
+    """Runs the reference for `seconds` in its virtual environment: its result, or None and
+    why not."""
     try:
         r = subprocess.run(
             [str(python), str(ROOT / "scripts" / "bench_python_refs.py"), ref.name, str(seconds)],
@@ -174,7 +174,7 @@ def measure_reference(ref: Reference, seconds: float) -> tuple[dict | None, str]
         return None, "the measurement timed out"
     if r.returncode != 0:
         return None, f"the measurement failed: {last_line(r.stderr + r.stdout)}"
-    return json.loads(r.stdout.strip().splitlines()[-1]), why
+    return json.loads(r.stdout.strip().splitlines()[-1]), "measured"
 
 
 def machine() -> str:
@@ -194,7 +194,12 @@ def machine() -> str:
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__)
-    p.add_argument("--seconds", type=float, default=2.0)
+    p.add_argument("--seconds", type=float, default=2.0, help="per measurement and round")
+    p.add_argument(
+        "--rounds", type=int, default=3,
+        help="every measurement is repeated this many times, in turn, and its best kept "
+        "(a shared machine's load comes and goes)",
+    )
     p.add_argument("--envs", type=int, default=512)
     p.add_argument("--threads", type=int, default=None)
     p.add_argument(
@@ -203,58 +208,82 @@ def main() -> None:
     )
     args = p.parse_args()
     threads = args.threads or os.cpu_count() or 1
+    refs = [] if args.no_references else REFERENCES
     print(f"machine: {machine()}")
-    print(f"random legal play with masks, steps/s ({args.seconds:g} s each; vector env: "
-          f"{args.envs} envs, {threads} threads)")
-    print(f"{'game':16} {'env (Rust pick)':>16} {'env (NumPy pick)':>17} {'vector env':>14}")
-    xiangqi: dict[str, float] = {}
-    for game in GAMES:
-        a = single(game, args.seconds, python_choice=False)
-        b = single(game, args.seconds, python_choice=True)
-        c = vector(game, args.seconds, args.envs, args.threads)
-        print(f"{game:16} {a:16,.0f} {b:17,.0f} {c:14,.0f}", flush=True)
-        if game == "xiangqi":
-            xiangqi = {"single": a, "numpy": b, "vector": c}
-    if args.no_references:
-        return
-    xiangqi["gym"] = gym_compatible(args.seconds)
+    print(f"random legal play with masks, steps/s, the best of {args.rounds} rounds of "
+          f"{args.seconds:g} s (vector env: {args.envs} envs, {threads} threads)")
+
+    best: dict[str, float] = {}
+    cores: dict[str, float] = {}
+    versions: dict[str, str] = {}
+    why_not: dict[str, str] = {}
+    pythons: dict[str, Path] = {}
+
+    def keep(key: str, value: float) -> None:
+        best[key] = max(best.get(key, 0.0), value)
+
+    if refs:
+        print("references (each in its own virtual environment under .bench/):")
+        for ref in refs:
+            python, why = ensure(ref)
+            if python is None:
+                why_not[ref.name] = why
+                print(f"  {ref.label}: not measured, {why}; the benchmark goes on without it")
+            else:
+                pythons[ref.name] = python
+                print(f"  {ref.label}: {why}")
+    for r in range(args.rounds):
+        for game in GAMES:
+            keep(f"{game}/single", single(game, args.seconds, python_choice=False))
+            keep(f"{game}/numpy", single(game, args.seconds, python_choice=True))
+            v, c = vector(game, args.seconds, args.envs, args.threads)
+            if v > best.get(f"{game}/vector", 0.0):
+                cores[game] = c
+            keep(f"{game}/vector", v)
+        if refs:
+            keep("gym-compatible", gym_compatible(args.seconds))
+        for ref in refs:
+            if ref.name in why_not:
+                continue
+            result, why = measure_reference(ref, pythons[ref.name], args.seconds)
+            if result is None:
+                why_not[ref.name] = why
+                print(f"  {ref.label}: not measured, {why}; the benchmark goes on without it")
+                continue
+            keep(ref.name, result["steps_per_s"])
+            versions[ref.name] = result["version"]
+        print(f"  round {r + 1} of {args.rounds} done", flush=True)
 
     print()
-    print("references (each in its own virtual environment under .bench/):")
-    refs: dict[str, float] = {}
-    labels: dict[str, str] = {}
-    for ref in REFERENCES:
-        result, why = measure_reference(ref, args.seconds)
-        if result is None:
-            print(f"  {ref.label}: not measured, {why}; the benchmark goes on without it")
-            continue
-        refs[ref.name] = result["steps_per_s"]
-        labels[ref.name] = result["version"]
-        print(f"  {ref.label}: {result['version']} ({why}), {result['steps']:,} steps, "
-              f"{result['games']:,} games")
+    print(f"{'game':16} {'env (Rust pick)':>16} {'env (NumPy pick)':>17} {'vector env':>14}"
+          f" {'(cores used)':>13}")
+    for game in GAMES:
+        print(f"{game:16} {best[game + '/single']:16,.0f} {best[game + '/numpy']:17,.0f} "
+              f"{best[game + '/vector']:14,.0f} {cores[game]:13.2f}")
+    if not refs:
+        return
 
     print()
     print("standard Xiangqi side by side, steps/s (ratio: chuhe / reference)")
-    ref_names = [r.name for r in REFERENCES if r.name in refs]
+    measured = [r for r in refs if r.name in versions]
     header = f"{'':44} {'steps/s':>12}"
-    for r in REFERENCES:
-        if r.name in refs:
-            header += f" {'/ ' + r.label.split()[0]:>14}"
+    for r in measured:
+        header += f" {'/ ' + r.label.split()[0]:>14}"
     print(header)
     rows = [
-        ("chuhe env, unwrapped (Rust pick)", xiangqi["single"], True),
-        ("chuhe env, unwrapped (NumPy pick from mask)", xiangqi["numpy"], True),
-        (f"chuhe vector env ({args.envs} envs, {threads} thr.)", xiangqi["vector"], True),
-        ("chuhe GymXiangqi-v0 (gym-xiangqi's coding)", xiangqi["gym"], True),
+        ("chuhe env, unwrapped (Rust pick)", best["xiangqi/single"], True),
+        ("chuhe env, unwrapped (NumPy pick from mask)", best["xiangqi/numpy"], True),
+        (f"chuhe vector env ({args.envs} envs, {threads} thr.)", best["xiangqi/vector"], True),
+        ("chuhe GymXiangqi-v0 (gym-xiangqi's coding)", best["gym-compatible"], True),
     ]
-    rows += [(labels[n], refs[n], False) for n in ref_names]
+    rows += [(versions[r.name], best[r.name], False) for r in measured]
     for label, value, is_chuhe in rows:
         line = f"{label:44} {value:12,.0f}"
         if is_chuhe:
-            for n in ref_names:
-                line += f" {value / refs[n]:13,.1f}x"
+            for r in measured:
+                line += f" {value / best[r.name]:13,.1f}x"
         print(line)
-    missing = [r.label for r in REFERENCES if r.name not in refs]
+    missing = [r.label for r in refs if r.name not in versions]
     if missing:
         print(f"(not measured: {', '.join(missing)}; see above)")
 
