@@ -68,23 +68,13 @@ impl Pool {
 
     /// Runs `job` on the calling thread and on every worker that joins in while it runs;
     /// returns once no thread runs it any more. The job shares out its own work (see
-    /// [`for_each_chunk`]): any number of threads must complete it.
-    pub fn run<'a>(&self, job: &'a (dyn Fn() + Sync + 'a)) {
+    /// [`for_each_chunk`]): any number of threads must complete it. One job at a time
+    /// (`&mut self`).
+    pub fn run<'a>(&mut self, job: &'a (dyn Fn() + Sync + 'a)) {
         if self.workers.is_empty() {
             job();
             return;
         }
-        // SAFETY: the reference is published to the workers only until `Finish` (below)
-        // clears it and waits for every worker that took it to leave the job, which happens
-        // before this function returns or unwinds: no worker uses it past `job`'s lifetime.
-        let job_static: &'static Job =
-            unsafe { std::mem::transmute::<&'a (dyn Fn() + Sync + 'a), &'static Job>(job) };
-        {
-            let mut st = self.shared.lock();
-            st.job = Some(job_static);
-            st.generation = st.generation.wrapping_add(1);
-        }
-        self.shared.wake.notify_all();
         struct Finish<'a>(&'a Shared);
         impl Drop for Finish<'_> {
             fn drop(&mut self) {
@@ -95,7 +85,19 @@ impl Pool {
                 }
             }
         }
+        // Made before the job is published: however this function ends, it withdraws the job.
         let finish = Finish(&self.shared);
+        // SAFETY: the reference is published to the workers only until `finish` withdraws it
+        // and waits for every worker that took it to leave the job, which happens before this
+        // function returns or unwinds: no worker uses it past `job`'s lifetime.
+        let job_static: &'static Job =
+            unsafe { std::mem::transmute::<&'a (dyn Fn() + Sync + 'a), &'static Job>(job) };
+        {
+            let mut st = self.shared.lock();
+            st.job = Some(job_static);
+            st.generation = st.generation.wrapping_add(1);
+        }
+        self.shared.wake.notify_all();
         job();
         drop(finish);
         let panicked = std::mem::take(&mut self.shared.lock().panicked);
@@ -148,7 +150,7 @@ impl Drop for Pool {
 
 /// Calls `f` on every item of `chunks` exactly once, on every thread of `pool` that takes
 /// part: each thread claims the next unclaimed chunk until none is left.
-pub fn for_each_chunk<T: Send>(pool: &Pool, chunks: &mut [T], f: impl Fn(&mut T) + Sync) {
+pub fn for_each_chunk<T: Send>(pool: &mut Pool, chunks: &mut [T], f: impl Fn(&mut T) + Sync) {
     let slots: Vec<Mutex<&mut T>> = chunks.iter_mut().map(Mutex::new).collect();
     let next = AtomicUsize::new(0);
     let job = || loop {

@@ -325,7 +325,7 @@ fn chunk_len(n: usize, threads: usize) -> usize {
 /// on the pool's threads; `f`'s result goes to the rewards and flags where they are given.
 #[allow(clippy::too_many_arguments)]
 fn par_each<F>(
-    pool: &Pool,
+    pool: &mut Pool,
     threads: usize,
     envs: &mut [Box<dyn DynEnv>],
     obs: &mut [f32],
@@ -451,7 +451,7 @@ impl VecCore {
         let mb = buffer::<i8>(mask, n * s.actions, "mask")?;
         // SAFETY: the buffers are held for the call and are distinct arrays.
         let (o, m) = unsafe { (items(&ob), items(&mb)) };
-        let (threads, pool) = (self.threads, &self.pool);
+        let (threads, pool) = (self.threads, &mut self.pool);
         py.allow_threads(|| {
             par_each(
                 pool,
@@ -497,7 +497,7 @@ impl VecCore {
         // SAFETY: the buffers are held for the call; the caller passes distinct arrays.
         let (a, o, m) = unsafe { (items(&ab), items(&ob), items(&mb)) };
         let (r, t, u) = unsafe { (items(&rb), items(&tb), items(&ub)) };
-        let (threads, pool) = (self.threads, &self.pool);
+        let (threads, pool) = (self.threads, &mut self.pool);
         let a: &[i64] = a;
         py.allow_threads(|| {
             par_each(pool, threads, envs, o, m, r, t, u, |i, env, o, m| {
