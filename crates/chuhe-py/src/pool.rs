@@ -2,11 +2,25 @@
 //! wakes the workers instead of spawning threads. The calling thread works too, and the work
 //! is shared out in small chunks through an atomic counter, so a worker that the system does
 //! not schedule in time (a busy machine) delays a step by one chunk at most instead of by its
-//! whole share.
+//! whole share. A thread that waits (a worker for the next step, the caller for the workers'
+//! last chunks) first polls for a short while, yielding the core, before it sleeps: steps
+//! that follow each other closely then cost no sleep and wake-up.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// How long a waiting thread polls before it sleeps.
+const POLL: Duration = Duration::from_micros(100);
+
+/// Polls `done` (yielding the core between tries) for at most [`POLL`].
+fn poll(done: impl Fn() -> bool) {
+    let start = Instant::now();
+    while !done() && start.elapsed() < POLL {
+        std::thread::yield_now();
+    }
+}
 
 type Job = dyn Fn() + Sync;
 
@@ -26,6 +40,9 @@ struct Shared {
     state: Mutex<State>,
     wake: Condvar,
     idle: Condvar,
+    /// Copies of `generation` and `active`, written under the lock, read without it to poll.
+    generation: AtomicU64,
+    active: AtomicUsize,
 }
 
 impl Shared {
@@ -53,6 +70,8 @@ impl Pool {
             }),
             wake: Condvar::new(),
             idle: Condvar::new(),
+            generation: AtomicU64::new(0),
+            active: AtomicUsize::new(0),
         });
         let workers = (0..workers)
             .filter_map(|k| {
@@ -80,6 +99,11 @@ impl Pool {
             fn drop(&mut self) {
                 let mut st = self.0.lock();
                 st.job = None;
+                if st.active > 0 {
+                    drop(st);
+                    poll(|| self.0.active.load(Ordering::Acquire) == 0);
+                    st = self.0.lock();
+                }
                 while st.active > 0 {
                     st = self.0.idle.wait(st).unwrap_or_else(|e| e.into_inner());
                 }
@@ -96,6 +120,9 @@ impl Pool {
             let mut st = self.shared.lock();
             st.job = Some(job_static);
             st.generation = st.generation.wrapping_add(1);
+            self.shared
+                .generation
+                .store(st.generation, Ordering::Release);
         }
         self.shared.wake.notify_all();
         job();
@@ -111,6 +138,7 @@ impl Pool {
 fn work(shared: &Shared) {
     let mut seen = 0u64;
     loop {
+        poll(|| shared.generation.load(Ordering::Acquire) != seen);
         let job = {
             let mut st = shared.lock();
             loop {
@@ -121,6 +149,7 @@ fn work(shared: &Shared) {
                     seen = st.generation;
                     if let Some(job) = st.job {
                         st.active += 1;
+                        shared.active.store(st.active, Ordering::Release);
                         break job;
                     }
                 }
@@ -132,6 +161,7 @@ fn work(shared: &Shared) {
         let mut st = shared.lock();
         st.panicked |= result.is_err();
         st.active -= 1;
+        shared.active.store(st.active, Ordering::Release);
         if st.active == 0 {
             shared.idle.notify_all();
         }
