@@ -1,16 +1,28 @@
-"""Measures random legal play with masks (see scripts/bench-python)."""
+"""Measures random legal play with masks (see scripts/bench-python): chuhe's environments,
+then, in the same run, gym-xiangqi and OpenSpiel's ``xiangqi`` where they install, each in
+its own virtual environment under ``.bench/`` (made once, reused while it imports)."""
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import platform
+import random
+import subprocess
+import sys
 import time
+from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from chuhe.envs import ChuheEnv
+from chuhe.gym_xiangqi import GymXiangqiEnv
 from chuhe.vector import ChuheVectorEnv
 
 GAMES = ("xiongqi", "xiangqi", "xiangqi-capture")
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def single(game: str, seconds: float, python_choice: bool) -> float:
@@ -35,32 +47,245 @@ def single(game: str, seconds: float, python_choice: bool) -> float:
             return steps / elapsed
 
 
-def vector(game: str, seconds: float, n: int, threads: int | None) -> float:
-    """Steps/s (all environments together) of the vector env, actions drawn in Rust."""
+def gym_compatible(seconds: float) -> float:
+    """Steps/s of chuhe/GymXiangqi-v0 (gym-xiangqi's encodings over chuhe's rules), unwrapped,
+    each action drawn from its legal actions as the gym-xiangqi reference does."""
+    env = GymXiangqiEnv()
+    rng = random.Random(0)
+    env.reset(seed=0)
+    steps, start = 0, time.perf_counter()
+    while True:
+        for _ in range(100):
+            legal = env.legal_actions()
+            _, _, term, trunc, _ = env.step(legal[rng.randrange(len(legal))])
+            if term or trunc:
+                env.reset()
+        steps += 100
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return steps / elapsed
+
+
+def vector(game: str, seconds: float, n: int, threads: int | None) -> tuple[float, float]:
+    """Steps/s (all environments together) of the vector env, actions drawn in Rust, and the
+    cores it had on average (the process's CPU time over the wall time)."""
     venv = ChuheVectorEnv(game, num_envs=n, threads=threads)
     venv.reset(seed=0)
-    steps, start = 0, time.perf_counter()
+    steps, start, cpu = 0, time.perf_counter(), time.process_time()
     while True:
         for _ in range(10):
             venv.step(venv.sample_legal_actions())
         steps += 10 * n
         elapsed = time.perf_counter() - start
         if elapsed >= seconds:
-            return steps / elapsed
+            return steps / elapsed, (time.process_time() - cpu) / elapsed
+
+
+# ---- the references ----------------------------------------------------------------------
+
+
+@dataclass
+class Reference:
+    name: str  # as bench_python_refs.py knows it
+    label: str
+    venv: str  # under .bench/
+    packages: list[str]
+    probe: str  # Python code that succeeds once the reference is usable
+
+
+REFERENCES = [
+    # gym-xiangqi 0.5.0 imports gym and pygame; it predates gym 0.26 and NumPy 2.
+    Reference(
+        "gym-xiangqi",
+        "gym-xiangqi",
+        "venv-gym-xiangqi",
+        ["gym-xiangqi", "gym<0.26", "numpy<2"],
+        "import gym_xiangqi.envs.xiangqi_env",
+    ),
+    Reference(
+        "open-spiel",
+        "OpenSpiel xiangqi",
+        "venv-open-spiel",
+        ["open_spiel"],
+        "import pyspiel; pyspiel.load_game('xiangqi')",
+    ),
+]
+
+REF_ENV = dict(os.environ, SDL_VIDEODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
+
+
+def last_line(text: str) -> str:
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[-1] if lines else "no message"
+
+
+def ensure(ref: Reference) -> tuple[Path | None, str]:
+    """The Python of the reference's virtual environment, made and installed when it does not
+    import yet; or None and why not."""
+    venv = ROOT / ".bench" / ref.venv
+    python = venv / "bin" / "python"
+
+    def usable() -> bool:
+        if not python.exists():
+            return False
+        r = subprocess.run(
+            [str(python), "-c", ref.probe], env=REF_ENV, capture_output=True, timeout=120
+        )
+        return r.returncode == 0
+
+    if usable():
+        return python, "cached"
+    print(f"  installing {ref.label} into .bench/{ref.venv} ({' '.join(ref.packages)}) ...",
+          flush=True)
+    try:
+        r = subprocess.run(
+            [sys.executable, "-m", "venv", "--clear", str(venv)], capture_output=True, text=True,
+            timeout=300,
+        )
+        if r.returncode != 0:
+            return None, f"python -m venv failed: {last_line(r.stderr + r.stdout)}"
+        r = subprocess.run(
+            [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+             "--timeout", "20", "--retries", "1", *ref.packages],
+            capture_output=True, text=True, timeout=900,
+        )
+        if r.returncode != 0:
+            return None, f"pip install failed: {last_line(r.stderr + r.stdout)}"
+        if not usable():
+            r = subprocess.run(
+                [str(python), "-c", ref.probe], env=REF_ENV, capture_output=True, text=True,
+                timeout=120,
+            )
+            return None, f"installed but does not load: {last_line(r.stderr)}"
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return None, f"could not be installed: {e}"
+    return python, "installed"
+
+
+def measure_reference(ref: Reference, python: Path, seconds: float) -> tuple[dict | None, str]:
+    """Runs the reference for `seconds` in its virtual environment: its result, or None and
+    why not."""
+    try:
+        r = subprocess.run(
+            [str(python), str(ROOT / "scripts" / "bench_python_refs.py"), ref.name, str(seconds)],
+            env=REF_ENV, capture_output=True, text=True, timeout=seconds + 300,
+        )
+    except subprocess.TimeoutExpired:
+        return None, "the measurement timed out"
+    if r.returncode != 0:
+        return None, f"the measurement failed: {last_line(r.stderr + r.stdout)}"
+    return json.loads(r.stdout.strip().splitlines()[-1]), "measured"
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    load = ""
+    if hasattr(os, "getloadavg"):
+        load = f", load average {os.getloadavg()[0]:.1f}"
+    return f"{cpu}, {os.cpu_count()} cores{load}, Python {platform.python_version()}"
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__)
-    p.add_argument("--seconds", type=float, default=2.0)
+    p.add_argument("--seconds", type=float, default=2.0, help="per measurement and round")
+    p.add_argument(
+        "--rounds", type=int, default=3,
+        help="every measurement is repeated this many times, in turn, and its best kept "
+        "(a shared machine's load comes and goes)",
+    )
     p.add_argument("--envs", type=int, default=512)
     p.add_argument("--threads", type=int, default=None)
+    p.add_argument(
+        "--no-references", action="store_true",
+        help="measure chuhe only (no gym-xiangqi, no OpenSpiel)",
+    )
     args = p.parse_args()
-    print(f"{'game':16} {'env (Rust pick)':>16} {'env (NumPy pick)':>17} {'vector env':>14}")
+    threads = args.threads or os.cpu_count() or 1
+    refs = [] if args.no_references else REFERENCES
+    print(f"machine: {machine()}")
+    print(f"random legal play with masks, steps/s, the best of {args.rounds} rounds of "
+          f"{args.seconds:g} s (vector env: {args.envs} envs, {threads} threads)")
+
+    best: dict[str, float] = {}
+    cores: dict[str, float] = {}
+    versions: dict[str, str] = {}
+    why_not: dict[str, str] = {}
+    pythons: dict[str, Path] = {}
+
+    def keep(key: str, value: float) -> None:
+        best[key] = max(best.get(key, 0.0), value)
+
+    if refs:
+        print("references (each in its own virtual environment under .bench/):")
+        for ref in refs:
+            python, why = ensure(ref)
+            if python is None:
+                why_not[ref.name] = why
+                print(f"  {ref.label}: not measured, {why}; the benchmark goes on without it")
+            else:
+                pythons[ref.name] = python
+                print(f"  {ref.label}: {why}")
+    for r in range(args.rounds):
+        for game in GAMES:
+            keep(f"{game}/single", single(game, args.seconds, python_choice=False))
+            keep(f"{game}/numpy", single(game, args.seconds, python_choice=True))
+            v, c = vector(game, args.seconds, args.envs, args.threads)
+            if v > best.get(f"{game}/vector", 0.0):
+                cores[game] = c
+            keep(f"{game}/vector", v)
+        if refs:
+            keep("gym-compatible", gym_compatible(args.seconds))
+        for ref in refs:
+            if ref.name in why_not:
+                continue
+            result, why = measure_reference(ref, pythons[ref.name], args.seconds)
+            if result is None:
+                why_not[ref.name] = why
+                print(f"  {ref.label}: not measured, {why}; the benchmark goes on without it")
+                continue
+            keep(ref.name, result["steps_per_s"])
+            versions[ref.name] = result["version"]
+        print(f"  round {r + 1} of {args.rounds} done", flush=True)
+
+    print()
+    print(f"{'game':16} {'env (Rust pick)':>16} {'env (NumPy pick)':>17} {'vector env':>14}"
+          f" {'(cores used)':>13}")
     for game in GAMES:
-        a = single(game, args.seconds, python_choice=False)
-        b = single(game, args.seconds, python_choice=True)
-        c = vector(game, args.seconds, args.envs, args.threads)
-        print(f"{game:16} {a:16,.0f} {b:17,.0f} {c:14,.0f}")
+        print(f"{game:16} {best[game + '/single']:16,.0f} {best[game + '/numpy']:17,.0f} "
+              f"{best[game + '/vector']:14,.0f} {cores[game]:13.2f}")
+    if not refs:
+        return
+
+    print()
+    print("standard Xiangqi side by side, steps/s (ratio: chuhe / reference)")
+    measured = [r for r in refs if r.name in versions]
+    header = f"{'':44} {'steps/s':>12}"
+    for r in measured:
+        header += f" {'/ ' + r.label.split()[0]:>14}"
+    print(header)
+    rows = [
+        ("chuhe env, unwrapped (Rust pick)", best["xiangqi/single"], True),
+        ("chuhe env, unwrapped (NumPy pick from mask)", best["xiangqi/numpy"], True),
+        (f"chuhe vector env ({args.envs} envs, {threads} thr.)", best["xiangqi/vector"], True),
+        ("chuhe GymXiangqi-v0 (gym-xiangqi's coding)", best["gym-compatible"], True),
+    ]
+    rows += [(versions[r.name], best[r.name], False) for r in measured]
+    for label, value, is_chuhe in rows:
+        line = f"{label:44} {value:12,.0f}"
+        if is_chuhe:
+            for r in measured:
+                line += f" {value / best[r.name]:13,.1f}x"
+        print(line)
+    missing = [r.label for r in refs if r.name not in versions]
+    if missing:
+        print(f"(not measured: {', '.join(missing)}; see above)")
 
 
 if __name__ == "__main__":

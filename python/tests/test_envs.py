@@ -114,3 +114,32 @@ def test_vector_env_autoresets(game):
         finished += int(term.sum() + trunc.sum())
     assert finished >= 8
     assert venv.action_masks().dtype == bool
+
+
+@pytest.mark.parametrize("threads", [1, 3])
+@pytest.mark.parametrize("game", ["xiongqi", "xiangqi", "xiangqi-capture"])
+def test_vector_env_steps_as_single_envs(game, threads):
+    """Threads and chunks change nothing: the vector env (more environments than chunks)
+    gives, step by step, the observations, masks, rewards and flags of single environments
+    given the same actions, its same-step autoreset included."""
+    n = 37
+    venv = ChuheVectorEnv(game, num_envs=n, threads=threads, max_plies=60)
+    envs = [ChuheEnv(game, max_plies=60) for _ in range(n)]
+    obs, info = venv.reset(seed=1)
+    singles = [e.reset(seed=i) for i, e in enumerate(envs)]
+    for i, (o, inf) in enumerate(singles):
+        assert np.array_equal(obs[i], o)
+        assert np.array_equal(info["action_mask"][i], inf["action_mask"])
+    finished = 0
+    for _ in range(150):
+        actions = venv.sample_legal_actions().copy()
+        obs, rewards, term, trunc, info = venv.step(actions)
+        for i, e in enumerate(envs):
+            o, r, t, u, inf = e.step(int(actions[i]))
+            assert (rewards[i], term[i], trunc[i]) == (r, t, u)
+            if t or u:
+                finished += 1
+                o, inf = e.reset()
+            assert np.array_equal(obs[i], o)
+            assert np.array_equal(info["action_mask"][i], inf["action_mask"])
+    assert finished >= n

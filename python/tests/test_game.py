@@ -33,6 +33,7 @@ def test_moves_as_objects_and_text_in_every_notation():
     assert repr(m) == "Move('h3-e3')"
     assert m in g.legal_moves
     assert g.notations == ["pmn", "uci", "iccs", "wxf", "teaching", "chinese", "san"]
+    assert m.text("san") == "Che3"
     played = g.push("h3e3")
     assert played == m and hash(played) == hash(m)
     g.push("H8+7", notation="wxf")

@@ -175,16 +175,12 @@ impl<P: GamePosition> Env<P> {
         let pos = self.game.position();
         let n = P::Square::COUNT;
         let roles = P::ROLES.len();
-        obs.fill(0.0);
-        for i in 0..n {
-            let Some(sq) = P::Square::from_index(i) else {
-                continue;
-            };
-            if let Some((side, role)) = pos.piece_role(sq) {
-                let plane = if side == me { role } else { roles + role };
-                obs[plane * n + view::<P::Square>(i, me)] = 1.0;
-            }
-        }
+        // The piece planes are cleared; the last two are filled whole below.
+        obs[..2 * roles * n].fill(0.0);
+        pos.for_each_piece(|sq, side, role| {
+            let plane = if side == me { role } else { roles + role };
+            obs[plane * n + view::<P::Square>(sq.index(), me)] = 1.0;
+        });
         let earlier = self
             .game
             .history()
@@ -198,9 +194,9 @@ impl<P: GamePosition> Env<P> {
     }
 
     fn play(&mut self, m: P::Move) {
-        // Moves come from the legal list: the arbiter accepts them.
-        let _ = self.game.play(m);
-        self.refresh();
+        // Moves come from the legal list: the arbiter accepts them, and generates the next
+        // legal moves once for the outcome and the list.
+        self.game.play_legal(m, &mut self.legal);
     }
 
     fn opponent_move(&mut self) {
@@ -244,7 +240,7 @@ impl<P: GamePosition> DynEnv for Env<P> {
         if let Some(s) = seed {
             self.rng = SmallRng::seed_from_u64(s);
         }
-        self.game = Game::from_position(self.start.clone());
+        self.game.restart(self.start.clone());
         self.ended = false;
         self.refresh();
         self.agent = match self.agent_side {

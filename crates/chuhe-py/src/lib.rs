@@ -8,6 +8,7 @@ pub mod engine;
 pub mod env;
 pub mod errors;
 pub mod game;
+pub mod pool;
 pub mod pyenv;
 
 use pyo3::prelude::*;

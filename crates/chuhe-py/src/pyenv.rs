@@ -13,6 +13,7 @@ use crate::engine::limits;
 use crate::env::{new_env, spec_of, DynEnv, Opponent, StepOut};
 use crate::errors::{position_error, InvalidMoveError};
 use crate::game::{parse_kind, Game, Move};
+use crate::pool::{for_each_chunk, Pool};
 
 /// A writable, C-contiguous buffer of `len` items of `T`.
 fn buffer<T: Element>(obj: &Bound<'_, PyAny>, len: usize, what: &str) -> PyResult<PyBuffer<T>> {
@@ -295,42 +296,98 @@ pub struct VecCore {
     envs: Mutex<Vec<Box<dyn DynEnv>>>,
     spec: crate::env::Spec,
     threads: usize,
+    /// `threads - 1` workers, started once (the calling thread is the other one).
+    pool: Pool,
 }
 
-/// Runs `f` on every environment with its slices of the arrays, on `threads` threads.
-fn par_each<F>(envs: &mut [Box<dyn DynEnv>], obs: &mut [f32], mask: &mut [i8], threads: usize, f: F)
-where
-    F: Fn(usize, &mut Box<dyn DynEnv>, &mut [f32], &mut [i8]) + Sync,
+/// A run of environments with their parts of the arrays (the step's outputs empty in
+/// `reset`).
+struct Chunk<'a> {
+    start: usize,
+    envs: &'a mut [Box<dyn DynEnv>],
+    obs: &'a mut [f32],
+    mask: &'a mut [i8],
+    rewards: &'a mut [f32],
+    terminated: &'a mut [u8],
+    truncated: &'a mut [u8],
+}
+
+/// The environments per chunk: a few chunks per thread, so that the threads even out.
+fn chunk_len(n: usize, threads: usize) -> usize {
+    if threads <= 1 {
+        n.max(1)
+    } else {
+        (n / (8 * threads)).clamp(1, 32)
+    }
+}
+
+/// Runs `f` on every environment (its index, the environment, its observation and mask),
+/// on the pool's threads; `f`'s result goes to the rewards and flags where they are given.
+#[allow(clippy::too_many_arguments)]
+fn par_each<F>(
+    pool: &mut Pool,
+    threads: usize,
+    envs: &mut [Box<dyn DynEnv>],
+    obs: &mut [f32],
+    mask: &mut [i8],
+    rewards: &mut [f32],
+    terminated: &mut [u8],
+    truncated: &mut [u8],
+    f: F,
+) where
+    F: Fn(usize, &mut Box<dyn DynEnv>, &mut [f32], &mut [i8]) -> StepOut + Sync,
 {
     let n = envs.len();
     let ol = obs.len() / n.max(1);
     let ml = mask.len() / n.max(1);
-    let run = |start: usize, envs: &mut [Box<dyn DynEnv>], obs: &mut [f32], mask: &mut [i8]| {
-        for (k, ((env, o), m)) in envs
+    let per = chunk_len(n, threads);
+    let outputs = !rewards.is_empty();
+    let mut chunks: Vec<Chunk<'_>> = Vec::with_capacity(n.div_ceil(per));
+    let (mut e, mut o, mut m) = (envs, obs, mask);
+    let (mut r, mut t, mut u) = (rewards, terminated, truncated);
+    let mut start = 0;
+    while !e.is_empty() {
+        let k = per.min(e.len());
+        let (e1, e2) = e.split_at_mut(k);
+        let (o1, o2) = o.split_at_mut(k * ol);
+        let (m1, m2) = m.split_at_mut(k * ml);
+        let ko = if outputs { k } else { 0 };
+        let (r1, r2) = r.split_at_mut(ko);
+        let (t1, t2) = t.split_at_mut(ko);
+        let (u1, u2) = u.split_at_mut(ko);
+        chunks.push(Chunk {
+            start,
+            envs: e1,
+            obs: o1,
+            mask: m1,
+            rewards: r1,
+            terminated: t1,
+            truncated: u1,
+        });
+        (e, o, m, r, t, u) = (e2, o2, m2, r2, t2, u2);
+        start += k;
+    }
+    let run = |c: &mut Chunk<'_>| {
+        for (k, ((env, o), m)) in c
+            .envs
             .iter_mut()
-            .zip(obs.chunks_mut(ol))
-            .zip(mask.chunks_mut(ml))
+            .zip(c.obs.chunks_mut(ol))
+            .zip(c.mask.chunks_mut(ml))
             .enumerate()
         {
-            f(start + k, env, o, m);
+            let res = f(c.start + k, env, o, m);
+            if outputs {
+                c.rewards[k] = res.reward;
+                c.terminated[k] = u8::from(res.terminated);
+                c.truncated[k] = u8::from(res.truncated);
+            }
         }
     };
-    if threads <= 1 || n < 2 * threads {
-        run(0, envs, obs, mask);
-        return;
+    if chunks.len() == 1 {
+        run(&mut chunks[0]);
+    } else {
+        for_each_chunk(pool, &mut chunks, run);
     }
-    let per = n.div_ceil(threads);
-    std::thread::scope(|scope| {
-        for (c, ((e, o), m)) in envs
-            .chunks_mut(per)
-            .zip(obs.chunks_mut(per * ol))
-            .zip(mask.chunks_mut(per * ml))
-            .enumerate()
-        {
-            let run = &run;
-            scope.spawn(move || run(c * per, e, o, m));
-        }
-    });
 }
 
 #[pymethods]
@@ -368,12 +425,13 @@ impl VecCore {
             .collect::<PyResult<Vec<_>>>()?;
         let threads = threads
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-            .max(1);
+            .clamp(1, num_envs);
         let spec = envs[0].spec();
         Ok(VecCore {
             envs: Mutex::new(envs),
             spec,
             threads,
+            pool: Pool::new(threads - 1),
         })
     }
 
@@ -393,11 +451,22 @@ impl VecCore {
         let mb = buffer::<i8>(mask, n * s.actions, "mask")?;
         // SAFETY: the buffers are held for the call and are distinct arrays.
         let (o, m) = unsafe { (items(&ob), items(&mb)) };
-        let threads = self.threads;
+        let (threads, pool) = (self.threads, &mut self.pool);
         py.allow_threads(|| {
-            par_each(envs, o, m, threads, |i, env, o, m| {
-                env.reset(seed.map(|s| s.wrapping_add(i as u64)), o, m)
-            })
+            par_each(
+                pool,
+                threads,
+                envs,
+                o,
+                m,
+                &mut [],
+                &mut [],
+                &mut [],
+                |i, env, o, m| {
+                    env.reset(seed.map(|s| s.wrapping_add(i as u64)), o, m);
+                    StepOut::default()
+                },
+            )
         });
         Ok(())
     }
@@ -428,26 +497,17 @@ impl VecCore {
         // SAFETY: the buffers are held for the call; the caller passes distinct arrays.
         let (a, o, m) = unsafe { (items(&ab), items(&ob), items(&mb)) };
         let (r, t, u) = unsafe { (items(&rb), items(&tb), items(&ub)) };
-        let out: Vec<std::sync::Mutex<StepOut>> = (0..n).map(|_| Default::default()).collect();
-        let threads = self.threads;
+        let (threads, pool) = (self.threads, &mut self.pool);
         let a: &[i64] = a;
         py.allow_threads(|| {
-            par_each(envs, o, m, threads, |i, env, o, m| {
+            par_each(pool, threads, envs, o, m, r, t, u, |i, env, o, m| {
                 let res: StepOut = env.step(a[i], o, m).unwrap_or_default();
                 if res.terminated || res.truncated || env.done() {
                     env.reset(None, o, m);
                 }
-                if let Ok(mut slot) = out[i].lock() {
-                    *slot = res;
-                }
+                res
             })
         });
-        for (i, slot) in out.iter().enumerate() {
-            let res = slot.lock().map(|g| *g).unwrap_or_default();
-            r[i] = res.reward;
-            t[i] = u8::from(res.terminated);
-            u[i] = u8::from(res.truncated);
-        }
         Ok(())
     }
 

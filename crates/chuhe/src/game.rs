@@ -4,31 +4,78 @@
 //! forbidden repetitions, Xiangqi's n-fold repetition with perpetual check) is in its two
 //! history hooks, [`GamePosition::game_outcome`] and [`GamePosition::is_forbidden_by_history`].
 
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use chuhe_notation::{Side, Status};
 
 use crate::variant::{GamePosition, MoveBuffer};
 use crate::{MoveError, Outcome};
 
+/// Hashes a Zobrist key as itself: the keys are already uniformly random, so the map needs
+/// no further mixing (SipHash cost more than the rest of a history look-up).
+#[derive(Clone, Copy, Debug, Default)]
+struct ZobristHasher(u64);
+
+impl Hasher for ZobristHasher {
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    #[inline]
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+type ByHash = HashMap<u64, (usize, usize), BuildHasherDefault<ZobristHasher>>;
+
+/// No position: the end of a chain of positions with the same hash.
+const NONE: usize = usize::MAX;
+
 /// The positions and moves of a game, with O(1) look-up of earlier occurrences of a position.
 #[derive(Clone, Debug)]
 pub struct History<P: GamePosition> {
     positions: Vec<P>,
     moves: Vec<P::Move>,
-    by_hash: HashMap<u64, Vec<usize>>,
+    /// Per hash: the first and the last position with it; `links[i]` chains the positions
+    /// with the hash of position `i` (the one before, the one after, or [`NONE`]). No
+    /// allocation per move.
+    by_hash: ByHash,
+    links: Vec<(usize, usize)>,
 }
 
 impl<P: GamePosition> History<P> {
     /// A history that starts at `start`, no move played.
     pub fn new(start: P) -> History<P> {
-        let mut by_hash = HashMap::new();
-        by_hash.insert(start.zobrist_hash(), vec![0]);
-        History {
-            positions: vec![start],
+        let mut history = History {
+            positions: Vec::new(),
             moves: Vec::new(),
-            by_hash,
-        }
+            by_hash: ByHash::default(),
+            links: Vec::new(),
+        };
+        history.restart(start);
+        history
+    }
+
+    /// Starts again at `start`, no move played, keeping the allocations.
+    fn restart(&mut self, start: P) {
+        self.positions.clear();
+        self.moves.clear();
+        self.by_hash.clear();
+        self.links.clear();
+        self.by_hash.insert(start.zobrist_hash(), (0, 0));
+        self.links.push((NONE, NONE));
+        self.positions.push(start);
     }
 
     /// The positions: the start, then one after each move.
@@ -46,22 +93,47 @@ impl<P: GamePosition> History<P> {
         self.positions.last().expect("a history is never empty")
     }
 
-    /// Indices (into [`History::positions`]) of every position with the same identity as `p`.
+    /// Indices (into [`History::positions`]) of every position with the same identity as `p`,
+    /// ascending.
     pub fn occurrences<'a>(&'a self, p: &'a P) -> impl Iterator<Item = usize> + 'a {
-        self.by_hash
-            .get(&p.zobrist_hash())
-            .into_iter()
-            .flatten()
-            .copied()
-            .filter(move |&i| self.positions[i].same_identity(p))
+        let first = self.by_hash.get(&p.zobrist_hash()).map(|&(first, _)| first);
+        std::iter::successors(first, move |&i| {
+            let next = self.links[i].1;
+            (next != NONE).then_some(next)
+        })
+        .filter(move |&i| self.positions[i].same_identity(p))
     }
 
     fn push(&mut self, m: P::Move, after: P) {
-        self.by_hash
-            .entry(after.zobrist_hash())
-            .or_default()
-            .push(self.positions.len());
         self.positions.push(after);
+        self.link_last(m);
+    }
+
+    /// Plays `m` on a copy of the current position made in place at the end of the list
+    /// (no copy of the position through the stack).
+    fn push_played(&mut self, m: P::Move) {
+        let last = self.positions.len();
+        self.positions.extend_from_within(last - 1..);
+        self.positions[last].play_unchecked(m);
+        self.link_last(m);
+    }
+
+    /// Records the move to the last position and that position's hash.
+    fn link_last(&mut self, m: P::Move) {
+        let index = self.positions.len() - 1;
+        let hash = self.positions[index].zobrist_hash();
+        match self.by_hash.entry(hash) {
+            Entry::Occupied(mut e) => {
+                let (first, last) = *e.get();
+                self.links[last].1 = index;
+                self.links.push((last, NONE));
+                e.insert((first, index));
+            }
+            Entry::Vacant(e) => {
+                e.insert((index, index));
+                self.links.push((NONE, NONE));
+            }
+        }
         self.moves.push(m);
     }
 
@@ -70,10 +142,14 @@ impl<P: GamePosition> History<P> {
             return None;
         }
         let after = self.positions.pop()?;
-        if let Some(v) = self.by_hash.get_mut(&after.zobrist_hash()) {
-            v.pop();
-            if v.is_empty() {
-                self.by_hash.remove(&after.zobrist_hash());
+        let (before, _) = self.links.pop()?;
+        let hash = after.zobrist_hash();
+        if before == NONE {
+            self.by_hash.remove(&hash);
+        } else {
+            self.links[before].1 = NONE;
+            if let Some(entry) = self.by_hash.get_mut(&hash) {
+                entry.1 = before;
             }
         }
         self.moves.pop()
@@ -190,6 +266,42 @@ impl<P: GamePosition> Game<P> {
         }
         self.outcome = self.compute_outcome();
         Ok(())
+    }
+
+    /// Plays `m`, a move of [`Game::legal_moves`], without checking it again, and writes the
+    /// legal moves of the position it reaches (history included; none once the game is over)
+    /// into `next`, emptied first. The same as [`Game::play`] then
+    /// [`Game::legal_moves_into`], with the moves generated once instead of twice (the
+    /// outcome needs them too): for loops that play many moves, as environments do.
+    ///
+    /// A move that is not legal here leaves the game in an unspecified state (debug builds
+    /// panic).
+    pub fn play_legal(&mut self, m: P::Move, next: &mut P::Moves) {
+        debug_assert!(
+            self.outcome.is_none()
+                && self.position().check_move(m).is_ok()
+                && !P::is_forbidden_by_history(&self.history, m),
+            "play_legal: {m:?} is not a legal move here"
+        );
+        self.history.push_played(m);
+        // A legal move is never forbidden, and the game was not over: neither a declared
+        // result nor a forbidden move is pending, as `compute_outcome` would find.
+        next.clear();
+        self.position().legal_moves_into(next);
+        next.retain(|m| !P::is_forbidden_by_history(&self.history, m));
+        self.outcome = P::game_outcome(&self.history, !next.is_empty());
+        if self.outcome.is_some() {
+            next.clear();
+        }
+    }
+
+    /// Starts the game again from `position` (no history), keeping its allocations: the same
+    /// as `*self = Game::from_position(position)`.
+    pub fn restart(&mut self, position: P) {
+        self.history.restart(position);
+        self.declared = None;
+        self.forbidden_at = None;
+        self.outcome = self.compute_outcome();
     }
 
     /// Parses a move in the game's default notation and plays it; returns it.

@@ -313,6 +313,18 @@ pub trait GamePosition: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
     const ROLES: &'static [&'static str];
     /// The piece on `square`: its owner and its role's index in [`GamePosition::ROLES`].
     fn piece_role(&self, square: Self::Square) -> Option<(Side, usize)>;
+    /// Calls `visit` with every occupied square (ascending), its piece's owner and role index,
+    /// as [`GamePosition::piece_role`] gives them; the games override it to walk their
+    /// occupied squares only.
+    fn for_each_piece(&self, mut visit: impl FnMut(Self::Square, Side, usize)) {
+        for i in 0..Self::Square::COUNT {
+            if let Some(sq) = Self::Square::from_index(i) {
+                if let Some((side, role)) = self.piece_role(sq) {
+                    visit(sq, side, role);
+                }
+            }
+        }
+    }
 
     // ----- moves ------------------------------------------------------------------------
 

@@ -37,11 +37,12 @@ impl Default for crate::Game<Position> {
 fn repetition_outcome(history: &History<Position>) -> Option<Outcome> {
     let pos = history.current();
     let fold = pos.repetition_fold().max(2) as usize;
-    let occurrences: Vec<usize> = history.occurrences(pos).collect();
-    if occurrences.len() < fold {
+    // Counted, then walked again: no allocation on every move.
+    let count = history.occurrences(pos).count();
+    if count < fold {
         return None;
     }
-    let first = occurrences[occurrences.len() - fold];
+    let first = history.occurrences(pos).nth(count - fold)?;
     let positions = history.positions();
     let last = positions.len() - 1;
     // all_checks[side]: did every move of `side` since `first` give check?
@@ -235,6 +236,14 @@ impl GamePosition for Position {
 
     fn piece_role(&self, square: Square) -> Option<(Side, usize)> {
         self.piece_at(square).map(|p| (p.side, p.role as usize))
+    }
+
+    #[inline]
+    fn for_each_piece(&self, mut visit: impl FnMut(Square, Side, usize)) {
+        for sq in super::bitboard::squares(self.occupied()) {
+            let p = super::Piece::from_index(self.board[sq.index()] as usize);
+            visit(sq, p.side, p.role as usize);
+        }
     }
 
     fn geometry() -> BoardGeometry {

@@ -174,6 +174,14 @@ impl GamePosition for Position {
         self.piece_at(square).map(|p| (p.side, p.role as usize))
     }
 
+    #[inline]
+    fn for_each_piece(&self, mut visit: impl FnMut(Square, Side, usize)) {
+        for sq in super::bitboard::squares(self.occupied()) {
+            let p = super::Piece::from_index(self.board[sq.index()] as usize);
+            visit(sq, p.side, p.role as usize);
+        }
+    }
+
     fn geometry() -> BoardGeometry {
         BoardGeometry {
             river_below_rank: 4,
