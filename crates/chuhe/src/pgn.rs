@@ -340,8 +340,8 @@ pub fn tags_of_pcn(pcn: &chuhe_notation::pcn::Pcn) -> Vec<(String, String)> {
         pcn.meta
             .started_at
             .as_ref()
-            .filter(|d| d.len() >= 10)
-            .map(|d| d[..10].replace('-', ".")),
+            .and_then(|d| d.get(..10))
+            .map(|d| d.replace('-', ".")),
     );
     put("Round", pcn.meta.round.map(|r| r.to_string()));
     let name =
@@ -460,6 +460,27 @@ mod tests {
         assert_eq!(g.tag("Event"), Some("x \"quoted\""));
         assert_eq!(g.game.moves_uci(), ["h3e3", "h10g8", "h1g3", "i10h10"]);
         assert_eq!(g.result, None);
+    }
+
+    #[test]
+    fn a_start_date_of_any_text_becomes_a_date_tag_without_panicking() {
+        let mut pcn = chuhe_notation::pcn::Pcn::from_json(
+            r#"{"setup": "rheag^aehr/9/1c5c1/s1s1s1s1s/9/9/S1S1S1S1S/1C5C1/9/RHEAG^AEHR / X/x"}"#,
+        )
+        .unwrap();
+        for (started, date) in [
+            ("2024-05-01T10:00:00Z", Some("2024.05.01")),
+            ("xéééééé", None),
+            ("2024", None),
+        ] {
+            pcn.meta.started_at = Some(started.to_string());
+            let tags = tags_of_pcn(&pcn);
+            let got = tags
+                .iter()
+                .find(|(k, _)| k == "Date")
+                .map(|(_, v)| v.as_str());
+            assert_eq!(got, date, "{started}");
+        }
     }
 
     #[test]
