@@ -98,23 +98,13 @@ impl<P: GamePosition> AnyGame for Game<P> {
     }
 
     fn play_text(&mut self, text: &str, notation: MoveNotation) -> Result<MoveTexts, MoveError> {
-        let texts = self.move_texts(text, notation)?;
-        let m = self.position().parse_move_as(text, notation)?;
+        let (m, texts) = read_move(self, text, notation)?;
         self.play(m)?;
         Ok(texts)
     }
 
     fn move_texts(&self, text: &str, notation: MoveNotation) -> Result<MoveTexts, MoveError> {
-        if let Some(outcome) = self.outcome() {
-            return Err(MoveError::GameOver { outcome });
-        }
-        let pos = self.position();
-        let m = pos.parse_move_as(text, notation)?;
-        pos.check_move(m)?;
-        Ok(P::notations()
-            .iter()
-            .filter_map(|&n| Some((n.name(), pos.move_to_text(m, n).ok()?)))
-            .collect())
+        read_move(self, text, notation).map(|(_, texts)| texts)
     }
 
     fn undo(&mut self) -> Option<String> {
@@ -264,6 +254,25 @@ impl<P: GamePosition> AnyGame for Game<P> {
         }
         Ok(board.to_string())
     }
+}
+
+/// A legal move of `game` written in `notation`, and the move in every notation of the game.
+fn read_move<P: GamePosition>(
+    game: &Game<P>,
+    text: &str,
+    notation: MoveNotation,
+) -> Result<(P::Move, MoveTexts), MoveError> {
+    if let Some(outcome) = game.outcome() {
+        return Err(MoveError::GameOver { outcome });
+    }
+    let pos = game.position();
+    let m = pos.parse_move_as(text, notation)?;
+    pos.check_move(m)?;
+    let texts = P::notations()
+        .iter()
+        .filter_map(|&n| Some((n.name(), pos.move_to_text(m, n).ok()?)))
+        .collect();
+    Ok((m, texts))
 }
 
 /// How [`GameKind::new_game_with`] sets up the position.

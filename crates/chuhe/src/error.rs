@@ -64,6 +64,14 @@ pub enum MoveError {
 }
 
 impl MoveError {
+    /// A [`MoveError::Syntax`]: `text` (cut short when long) is not a move because of `reason`.
+    pub fn syntax(text: &str, reason: &str) -> MoveError {
+        MoveError::Syntax {
+            text: shorten(text).into_owned(),
+            reason: reason.to_string(),
+        }
+    }
+
     /// An [`MoveError::Illegal`] with this reason.
     pub fn illegal(reason: impl Into<String>) -> MoveError {
         MoveError::Illegal {

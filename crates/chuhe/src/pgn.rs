@@ -73,16 +73,25 @@ pub enum PgnError {
     Result(String),
 }
 
+/// The PGN result token of a winner (`None`: a draw).
+fn token_of(winner: Option<Side>) -> &'static str {
+    match winner {
+        Some(Side::First) => "1-0",
+        Some(Side::Second) => "0-1",
+        None => "1/2-1/2",
+    }
+}
+
+/// The winner a result token names (`None` for `*` and anything else).
+fn winner_of_token(token: &str) -> Option<Option<Side>> {
+    [Some(Side::First), Some(Side::Second), None]
+        .into_iter()
+        .find(|&w| token_of(w) == token)
+}
+
 /// The PGN result token of a game.
 fn result_token(game: &dyn AnyGame) -> &'static str {
-    match game.outcome() {
-        Some(o) => match o.winner {
-            Some(Side::First) => "1-0",
-            Some(Side::Second) => "0-1",
-            None => "1/2-1/2",
-        },
-        None => "*",
-    }
+    game.outcome().map_or("*", |o| token_of(o.winner))
 }
 
 fn escape(value: &str) -> String {
@@ -274,10 +283,11 @@ pub fn read(text: &str) -> Result<PgnGame, PgnError> {
         }
         let bare = token.trim_start_matches(|c: char| c.is_ascii_digit());
         let bare = bare.trim_start_matches('.');
+        if let Some(winner) = winner_of_token(&token) {
+            (result, ended) = (Some(winner), true);
+            continue;
+        }
         match token.as_str() {
-            "1-0" => (result, ended) = (Some(Some(Side::First)), true),
-            "0-1" => (result, ended) = (Some(Some(Side::Second)), true),
-            "1/2-1/2" => (result, ended) = (Some(None), true),
             "*" => ended = true,
             t if t.starts_with('$') => {}
             _ if bare.is_empty() => {}
@@ -285,16 +295,17 @@ pub fn read(text: &str) -> Result<PgnGame, PgnError> {
                 let ply = game.plies() + 1;
                 let m = bare.trim_end_matches(['!', '?']);
                 // SAN as pychess writes it; coordinates and WXF from other programs.
-                let notation = [MoveNotation::San, MoveNotation::Uci, MoveNotation::Wxf]
+                // (A move that fails leaves the game as it was; SAN's error is the one told.)
+                let played = [MoveNotation::Uci, MoveNotation::Wxf]
                     .into_iter()
-                    .find(|&n| game.move_texts(m, n).is_ok())
-                    .unwrap_or(MoveNotation::San);
-                game.play_text(m, notation)
-                    .map_err(|error| PgnError::Move {
-                        ply,
-                        text: m.to_string(),
-                        error,
-                    })?;
+                    .fold(game.play_text(m, MoveNotation::San), |first, n| {
+                        first.or_else(|e| game.play_text(m, n).map_err(|_| e))
+                    });
+                played.map_err(|error| PgnError::Move {
+                    ply,
+                    text: m.to_string(),
+                    error,
+                })?;
             }
         }
     }
@@ -302,11 +313,7 @@ pub fn read(text: &str) -> Result<PgnGame, PgnError> {
         if claimed != actual.winner {
             return Err(PgnError::Result(format!(
                 "the result says {} but the game ended: {}",
-                match claimed {
-                    Some(Side::First) => "1-0",
-                    Some(Side::Second) => "0-1",
-                    None => "1/2-1/2",
-                },
+                token_of(claimed),
                 actual.in_words()
             )));
         }
@@ -315,12 +322,7 @@ pub fn read(text: &str) -> Result<PgnGame, PgnError> {
         .iter()
         .find(|(k, _)| k == "Result")
         .map(|(_, v)| v.as_str());
-    let result = result.or(match tag_result {
-        Some("1-0") => Some(Some(Side::First)),
-        Some("0-1") => Some(Some(Side::Second)),
-        Some("1/2-1/2") => Some(None),
-        _ => None,
-    });
+    let result = result.or(tag_result.and_then(winner_of_token));
     Ok(PgnGame { tags, game, result })
 }
 

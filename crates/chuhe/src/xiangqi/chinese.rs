@@ -123,14 +123,14 @@ pub(crate) fn parse_chinese(pos: &Position, text: &str) -> Result<Move, MoveErro
     let t = text.trim();
     let chars: Vec<char> = t.chars().collect();
     if chars.len() != 4 {
-        return Err(syntax(
+        return Err(MoveError::syntax(
             text,
             "the Chinese notation has four characters: the piece and its file (or 前, 中 or 后 and the piece), 进, 退 or 平, and a number, like 炮二平五 or 马8进7",
         ));
     }
     let file_of = |c: char| -> Result<u8, MoveError> {
         numeral(c).ok_or_else(|| {
-            syntax(
+            MoveError::syntax(
                 text,
                 &format!(
                     "expected the file the piece stands on (一 to 九 for Red, 1 to 9 for Black), found '{c}'"
@@ -154,7 +154,7 @@ pub(crate) fn parse_chinese(pos: &Position, text: &str) -> Result<Move, MoveErro
             None => Named::Counted {
                 place,
                 file: numeral(chars[1]).ok_or_else(|| {
-                    syntax(
+                    MoveError::syntax(
                         text,
                         &format!(
                             "expected a piece (车 马 炮 兵 …) or a file number after '{}', found '{}'",
@@ -165,7 +165,7 @@ pub(crate) fn parse_chinese(pos: &Position, text: &str) -> Result<Move, MoveErro
             },
         },
         (None, None) => {
-            return Err(syntax(
+            return Err(MoveError::syntax(
                 text,
                 &format!(
                     "'{}' is not a Chinese piece name (帅 仕 相 马 车 炮 兵, 将 士 象 卒, or the traditional 帥 將 傌 馬 俥 車 砲 包) nor a place (前 中 后, or 一 to 五)",
@@ -179,14 +179,14 @@ pub(crate) fn parse_chinese(pos: &Position, text: &str) -> Result<Move, MoveErro
         '退' => Direction::Backward,
         '平' => Direction::Sideways,
         c => {
-            return Err(syntax(
+            return Err(MoveError::syntax(
                 text,
                 &format!("'{c}' is not an action of the Chinese notation: 进 forward, 退 backward, 平 sideways"),
             ))
         }
     };
     let number = numeral(chars[3]).ok_or_else(|| {
-        syntax(
+        MoveError::syntax(
             text,
             &format!(
                 "expected a number of points or a file number (一 to 九 for Red, 1 to 9 for Black), found '{}'",
@@ -292,12 +292,5 @@ fn place_word(place: u8, of: u8) -> char {
             .get((p as usize).wrapping_sub(1))
             .copied()
             .unwrap_or('十'),
-    }
-}
-
-fn syntax(text: &str, reason: &str) -> MoveError {
-    MoveError::Syntax {
-        text: chuhe_notation::error::shorten(text).into_owned(),
-        reason: reason.to_string(),
     }
 }

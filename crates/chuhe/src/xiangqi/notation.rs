@@ -69,7 +69,7 @@ impl Position {
             }
             MoveNotation::Teaching => {
                 if text.len() != 4 || !text.is_ascii() {
-                    return Err(syntax(
+                    return Err(MoveError::syntax(
                         text,
                         "the teaching notation has four characters, like h1g3",
                     ));
@@ -88,7 +88,7 @@ impl Position {
 
     fn parse_pmn(&self, text: &str) -> Result<Move, MoveError> {
         let pmn = Pmn::parse(text).map_err(|e| {
-            syntax(
+            MoveError::syntax(
                 text,
                 &format!("expected PMN such as h3-e3 or coordinates such as h3e3 ({e})"),
             )
@@ -205,13 +205,6 @@ pub(crate) fn role_name(role: Role) -> &'static str {
     }
 }
 
-fn syntax(text: &str, reason: &str) -> MoveError {
-    MoveError::Syntax {
-        text: chuhe_notation::error::shorten(text).into_owned(),
-        reason: reason.to_string(),
-    }
-}
-
 fn square(cell: Cell) -> Result<Square, MoveError> {
     Square::from_cell(cell).ok_or(MoveError::UnknownSquare {
         square: cell.to_string(),
@@ -220,7 +213,7 @@ fn square(cell: Cell) -> Result<Square, MoveError> {
 }
 
 fn parse_cell(s: &str, text: &str) -> Result<Square, MoveError> {
-    let cell = Cell::parse(s).map_err(|e| syntax(text, &e.to_string()))?;
+    let cell = Cell::parse(s).map_err(|e| MoveError::syntax(text, &e.to_string()))?;
     square(cell)
 }
 
@@ -237,7 +230,7 @@ fn parse_iccs_square(s: &str, text: &str) -> Result<Square, MoveError> {
         [f @ b'a'..=b'i', r @ b'0'..=b'9'] => {
             Ok(Square::from_coords(f - b'a', r - b'0').expect("in range"))
         }
-        _ => Err(syntax(
+        _ => Err(MoveError::syntax(
             text,
             &format!(
                 "'{}' is not an ICCS point (files a–i, ranks 0–9)",
@@ -253,7 +246,7 @@ fn parse_teaching_square(s: &str, text: &str) -> Result<Square, MoveError> {
             let rank = if *r == b'0' { 9 } else { r - b'1' };
             Ok(Square::from_coords(f - b'a', rank).expect("in range"))
         }
-        _ => Err(syntax(
+        _ => Err(MoveError::syntax(
             text,
             &format!(
                 "'{}' is not a point of the teaching notation (files a–i, ranks 1–9 and 0)",
@@ -287,6 +280,6 @@ fn coordinates(
         (Some(f), Some(s)) if s == b.len() => {
             Ok(Move::new(parse(&t[..f], text)?, parse(&t[f..], text)?))
         }
-        _ => Err(syntax(text, "expected two points such as h3e3")),
+        _ => Err(MoveError::syntax(text, "expected two points such as h3e3")),
     }
 }

@@ -81,13 +81,6 @@ pub(crate) fn to_san(pos: &Position, m: Move) -> String {
     out
 }
 
-fn syntax(text: &str, reason: &str) -> MoveError {
-    MoveError::Syntax {
-        text: chuhe_notation::error::shorten(text).into_owned(),
-        reason: reason.to_string(),
-    }
-}
-
 /// Splits a trailing point (`e3`, `b10`) off `s`: the rest and the point.
 fn split_point(s: &str) -> Option<(&str, Square)> {
     let digits = s.bytes().rev().take_while(u8::is_ascii_digit).count();
@@ -105,7 +98,7 @@ fn split_point(s: &str) -> Option<(&str, Square)> {
 pub(crate) fn parse_san(pos: &Position, text: &str) -> Result<Move, MoveError> {
     let t = text.trim().trim_end_matches(['+', '#', '!', '?']);
     if t.is_empty() || !t.is_ascii() {
-        return Err(syntax(
+        return Err(MoveError::syntax(
             text,
             "SAN is written in ASCII, like Che3, Hg8 or Cxb10",
         ));
@@ -113,7 +106,7 @@ pub(crate) fn parse_san(pos: &Position, text: &str) -> Result<Move, MoveError> {
     let (role, rest) = match t.chars().next().and_then(role_of) {
         Some(role) => (role, &t[1..]),
         None if t.starts_with(|c: char| c.is_ascii_uppercase()) => {
-            return Err(syntax(
+            return Err(MoveError::syntax(
                 text,
                 "the piece letter is one of K A E H R C P (or B, N as in FEN)",
             ))
@@ -121,7 +114,7 @@ pub(crate) fn parse_san(pos: &Position, text: &str) -> Result<Move, MoveError> {
         None => (Role::Soldier, t),
     };
     let Some((rest, to)) = split_point(rest) else {
-        return Err(syntax(
+        return Err(MoveError::syntax(
             text,
             "SAN ends with the destination point, a1 to i10 (like Che3)",
         ));
@@ -134,11 +127,11 @@ pub(crate) fn parse_san(pos: &Position, text: &str) -> Result<Move, MoveError> {
         }
         r if r.bytes().all(|b| b.is_ascii_digit()) => match r.parse::<u8>() {
             Ok(n @ 1..=10) => (None, Some(n - 1)),
-            _ => return Err(syntax(text, "a rank is 1 to 10")),
+            _ => return Err(MoveError::syntax(text, "a rank is 1 to 10")),
         },
         r => match split_point(r) {
             Some(("", sq)) => (Some(sq.file()), Some(sq.rank())),
-            _ => return Err(syntax(
+            _ => return Err(MoveError::syntax(
                 text,
                 "between the piece and the destination only a file, a rank or a point may stand",
             )),

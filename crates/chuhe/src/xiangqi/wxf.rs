@@ -98,14 +98,14 @@ pub(crate) fn parse_wxf(pos: &Position, text: &str) -> Result<Move, MoveError> {
     let t = text.trim();
     let chars: Vec<char> = t.chars().collect();
     if chars.len() != 4 {
-        return Err(syntax(
+        return Err(MoveError::syntax(
             text,
             "WXF has four characters: piece, file, operator (+ - =) and a number, like C2=5 or H8+7",
         ));
     }
     let piece_of = |c: char| -> Result<Role, MoveError> {
         role_of_letter(c).ok_or_else(|| {
-            syntax(
+            MoveError::syntax(
                 text,
                 &format!(
                     "'{c}' is not a WXF piece letter (K A E H R C P, also B for the elephant and N for the horse)"
@@ -116,7 +116,10 @@ pub(crate) fn parse_wxf(pos: &Position, text: &str) -> Result<Move, MoveError> {
     let digit = |c: char, what: &str| -> Result<u8, MoveError> {
         match c {
             '1'..='9' => Ok(c as u8 - b'0'),
-            _ => Err(syntax(text, &format!("expected {what}, found '{c}'"))),
+            _ => Err(MoveError::syntax(
+                text,
+                &format!("expected {what}, found '{c}'"),
+            )),
         }
     };
 
@@ -141,7 +144,7 @@ pub(crate) fn parse_wxf(pos: &Position, text: &str) -> Result<Move, MoveError> {
             )?,
         },
         (c0, _) => {
-            return Err(syntax(
+            return Err(MoveError::syntax(
                 text,
                 &format!("'{c0}' cannot start a WXF move: expected a piece letter such as R, or a soldier's place in its file"),
             ))
@@ -152,7 +155,7 @@ pub(crate) fn parse_wxf(pos: &Position, text: &str) -> Result<Move, MoveError> {
         '-' => Direction::Backward,
         '=' | '.' => Direction::Sideways,
         c => {
-            return Err(syntax(
+            return Err(MoveError::syntax(
                 text,
                 &format!("'{c}' is not a WXF operator: + forward, - backward, = (or .) sideways"),
             ))
@@ -187,11 +190,4 @@ pub(super) fn role_of_letter(c: char) -> Option<Role> {
         'P' => Role::Soldier,
         _ => return None,
     })
-}
-
-fn syntax(text: &str, reason: &str) -> MoveError {
-    MoveError::Syntax {
-        text: chuhe_notation::error::shorten(text).into_owned(),
-        reason: reason.to_string(),
-    }
 }
