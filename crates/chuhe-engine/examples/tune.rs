@@ -30,11 +30,14 @@ usage: tune --game xiangqi|xiongqi [options]
   --lr X                Adam step size in centipawns [1]
   --l2 X                pull toward the starting weights [0]
   --validation N        keep every N-th game for validation (0: none) [10]
+  --score-weight X      fit to (1 - X) * result + X * the expected result of the reference
+                        score in the data's fourth column (chuhe-match's `label`) [0]
   --from-initial        start from the hand-set weights instead of the compiled ones
   --no-write            do not rewrite the weights file
   --match PAIRS         then play PAIRS pairs of games: the newest weights (tuned in this
                         run, else the compiled ones) against the hand-set ones [0]
   --match-nodes N       nodes per move in the match [the --nodes value]
+  --against-compiled    the match opponent is the compiled table, not the hand-set one
 ";
 
 struct Args {
@@ -51,10 +54,12 @@ struct Args {
     lr: f64,
     l2: f64,
     validation: u64,
+    score_weight: f64,
     from_initial: bool,
     write: bool,
     pairs: u64,
     match_nodes: Option<u64>,
+    against_compiled: bool,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -72,10 +77,12 @@ fn parse_args() -> Result<Args, String> {
         lr: 1.0,
         l2: 0.0,
         validation: 10,
+        score_weight: 0.0,
         from_initial: false,
         write: true,
         pairs: 0,
         match_nodes: None,
+        against_compiled: false,
     };
     let mut game = None;
     let mut it = std::env::args().skip(1);
@@ -105,10 +112,12 @@ fn parse_args() -> Result<Args, String> {
             "--lr" => a.lr = num(&flag, value()?)?,
             "--l2" => a.l2 = num(&flag, value()?)?,
             "--validation" => a.validation = num(&flag, value()?)?,
+            "--score-weight" => a.score_weight = num(&flag, value()?)?,
             "--from-initial" => a.from_initial = true,
             "--no-write" => a.write = false,
             "--match" => a.pairs = num(&flag, value()?)?,
             "--match-nodes" => a.match_nodes = Some(num(&flag, value()?)?),
+            "--against-compiled" => a.against_compiled = true,
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown argument {other:?}")),
         }
@@ -272,7 +281,7 @@ fn run<P: Evaluation>(args: &Args, config: P::Config) -> Result<(), String> {
     if args.epochs > 0 {
         let t0 = Instant::now();
         let file = File::open(&data_path).map_err(|e| format!("{}: {e}", data_path.display()))?;
-        let data = Dataset::load::<P>(BufReader::new(file), config, args.validation)
+        let mut data = Dataset::load::<P>(BufReader::new(file), config, args.validation)
             .map_err(|e| format!("{}: {e}", data_path.display()))?;
         eprintln!(
             "loaded {} lines: {} training and {} validation positions ({} skipped, {} resolved by captures) in {:.1} s",
@@ -283,6 +292,22 @@ fn run<P: Evaluation>(args: &Args, config: P::Config) -> Result<(), String> {
             data.resolved,
             t0.elapsed().as_secs_f64()
         );
+        let mut blend_note = String::new();
+        if args.score_weight > 0.0 {
+            let Some(k_ref) = data.blend_reference(args.score_weight) else {
+                return Err(format!(
+                    "--score-weight: {} has no reference scores (a fourth column)",
+                    data_path.display()
+                ));
+            };
+            blend_note = format!(
+                " targets {:.2} result + {:.2} reference score (K_ref = {k_ref:.4}, {} scored);",
+                1.0 - args.score_weight,
+                args.score_weight,
+                data.referenced_len()
+            );
+            eprintln!("reference scores:{blend_note}");
+        }
         let start_int: Vec<Weight> = if args.from_initial {
             P::initial_weights()
         } else {
@@ -321,7 +346,7 @@ fn run<P: Evaluation>(args: &Args, config: P::Config) -> Result<(), String> {
         if args.write {
             let notes = vec![
                 format!(
-                    "Last run: {} training + {} validation positions from {}; K = {k:.4};",
+                    "Last run: {} training + {} validation positions from {}; K = {k:.4};{blend_note}",
                     data.training_len(),
                     data.validation_len(),
                     data_path.file_name().map_or("?".into(), |n| n.to_string_lossy()),
@@ -341,14 +366,18 @@ fn run<P: Evaluation>(args: &Args, config: P::Config) -> Result<(), String> {
             nodes: args.match_nodes.unwrap_or(args.nodes),
             ..settings
         };
-        let initial = P::initial_weights();
+        let (opponent, opponent_label) = if args.against_compiled {
+            (P::weights().to_vec(), "compiled")
+        } else {
+            (P::initial_weights(), "hand-set")
+        };
         let label = if newest.is_some() {
             "tuned (this run)"
         } else {
             "compiled"
         };
         eprintln!(
-            "match: {label} against hand-set, {} games at {} nodes per move",
+            "match: {label} against {opponent_label}, {} games at {} nodes per move",
             2 * args.pairs,
             match_settings.nodes
         );
@@ -358,7 +387,7 @@ fn run<P: Evaluation>(args: &Args, config: P::Config) -> Result<(), String> {
             args.pairs,
             &match_settings,
             newest.as_deref(),
-            Some(&initial),
+            Some(&opponent),
             args.seed.wrapping_add(1_000_003),
             |s| {
                 if s.games() % 10 == 0 {
@@ -374,7 +403,7 @@ fn run<P: Evaluation>(args: &Args, config: P::Config) -> Result<(), String> {
             },
         );
         println!(
-            "{name}: {label} vs hand-set: +{} ={} -{} in {} games, score {:.1} %, Elo {:+.0} ({:.0} s)",
+            "{name}: {label} vs {opponent_label}: +{} ={} -{} in {} games, score {:.1} %, Elo {:+.0} ({:.0} s)",
             score.wins,
             score.draws,
             score.losses,

@@ -381,6 +381,41 @@ fn dataset_loads_and_the_fit_improves_on_a_toy_set() {
 }
 
 #[test]
+fn reference_scores_blend_into_the_targets() {
+    // The fourth column is a reference engine's score. Red won the first two games, where the
+    // reference liked Red; Black won the third, where it liked Black. K_ref is fitted to
+    // that; with weight 1 the targets are the scores' expected results (between 0 and 1,
+    // ordered as the scores), with weight 0 they stay the results.
+    let lines = "\
+0\t1\t1heag^aehr/9/1c5c1/s1s1s1s1s/9/9/S1S1S1S1S/1C5C1/9/RHEAG^AEHR / X/x\t900
+1\t1\trheag^aehr/9/1c5c1/s1s1s1s1s/9/9/S1S1S1S1S/1C5C1/9/RHEAG^AEHR / X/x\t40
+2\t0\trheag^aehr/9/1c5c1/s1s1s1s1s/9/9/S1S1S1S1S/1C5C1/9/1HEAG^AEHR / X/x\t-100000
+3\t1\trheag^aehr/9/1c5c1/s1s1s1s1s/9/9/S1S1S1S1S/1C5C1/9/RHEAG^AEHR / X/x\tnot-a-score
+";
+    let load = || {
+        Dataset::load::<xiangqi::Position>(lines.as_bytes(), xiangqi::RuleSet::Standard, 0).unwrap()
+    };
+    let w = tune::to_float(<xiangqi::Position as Evaluation>::weights());
+    let mut data = load();
+    assert_eq!((data.training_len(), data.referenced_len()), (3, 3));
+    assert_eq!(data.skipped, 1, "an unreadable score leaves the line out");
+    let results_only = data.mse(&w, 1.0, false);
+    assert!(data.blend_reference(0.0).is_some());
+    assert_eq!(data.mse(&w, 1.0, false), results_only);
+
+    let mut blended = load();
+    let k_ref = blended.blend_reference(1.0).unwrap();
+    assert!(k_ref > 0.0 && k_ref.is_finite());
+    assert_ne!(blended.mse(&w, 1.0, false), results_only);
+
+    let without = "0\t1\trheag^aehr/9/1c5c1/s1s1s1s1s/9/9/S1S1S1S1S/1C5C1/9/RHEAG^AEHR / X/x\n";
+    let mut plain =
+        Dataset::load::<xiangqi::Position>(without.as_bytes(), xiangqi::RuleSet::Standard, 0)
+            .unwrap();
+    assert_eq!(plain.blend_reference(0.5), None);
+}
+
+#[test]
 fn packed_weights_add_both_halves_exactly() {
     let table = [
         eval::pack([-300, 7]),

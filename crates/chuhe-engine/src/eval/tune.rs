@@ -8,6 +8,9 @@
 //!    each by the leaf of a capture search (so that every sample is quiet), and records its
 //!    sparse feature vector through the evaluation itself ([`super::Evaluation::features`]).
 //! 3. [`fit_k`] scales the evaluation to the results: result ≈ σ(K · eval / 400).
+//!    Where the data also holds a reference engine's score of each position
+//!    (`examples/label.rs` in chuhe-match), [`Dataset::blend_reference`] makes the target a
+//!    mix of the result and that score, turned into an expected result the same way.
 //! 4. [`optimise`] minimises the mean squared error between the results and σ(K · eval /
 //!    400) over the weights with Adam, on full batches.
 //! 5. [`weights_source`] writes the table back as Rust (`src/eval/<game>_weights.rs`).
@@ -280,7 +283,10 @@ struct Sample {
     start: u32,
     len: u32,
     phase: i32,
+    /// What the evaluation is fitted to: the game's result, or a blend with `reference`.
     result: f64,
+    /// A reference engine's score in centipawns (first player's view), when the data has one.
+    reference: Option<f64>,
     validation: bool,
 }
 
@@ -366,7 +372,7 @@ impl Dataset {
         for line in input.lines() {
             let line = line?;
             data.lines += 1;
-            let mut fields = line.splitn(3, '\t');
+            let mut fields = line.splitn(4, '\t');
             let (Some(game), Some(result), Some(feen)) =
                 (fields.next(), fields.next(), fields.next())
             else {
@@ -376,6 +382,14 @@ impl Dataset {
             let (Ok(game), Ok(result)) = (game.parse::<u64>(), result.parse::<f64>()) else {
                 data.skipped += 1;
                 continue;
+            };
+            let reference = match fields.next().map(str::parse::<f64>) {
+                None => None,
+                Some(Ok(score)) => Some(score),
+                Some(Err(_)) => {
+                    data.skipped += 1;
+                    continue;
+                }
             };
             let Ok(pos) = P::from_text(feen, config) else {
                 data.skipped += 1;
@@ -404,10 +418,50 @@ impl Dataset {
                 len: data.features.len() as u32 - start,
                 phase,
                 result,
+                reference,
                 validation: validation_every > 0 && game % validation_every == 0,
             });
         }
         Ok(data)
+    }
+
+    /// Samples that carry a reference score.
+    pub fn referenced_len(&self) -> usize {
+        self.samples
+            .iter()
+            .filter(|s| s.reference.is_some())
+            .count()
+    }
+
+    /// Makes the target of every sample with a reference score `(1 − weight) · result +
+    /// weight · σ(K_ref · score / 400)`, where K_ref (returned) turns the reference engine's
+    /// scores into expected results as well as they can: the K with the least squared error
+    /// against the results on the training samples. Scores beyond ±3000 (mates) count as
+    /// ±3000. Returns `None` when no sample has a score.
+    pub fn blend_reference(&mut self, weight: f64) -> Option<f64> {
+        const CAP: f64 = 3000.0;
+        let scored: Vec<(f64, f64)> = self
+            .samples
+            .iter()
+            .filter(|s| !s.validation)
+            .filter_map(|s| s.reference.map(|r| (r.clamp(-CAP, CAP), s.result)))
+            .collect();
+        if scored.is_empty() {
+            return None;
+        }
+        let k_ref = golden_section(0.05, 10.0, |k| {
+            scored
+                .iter()
+                .map(|&(r, result)| (sigmoid(k * r / 400.0) - result).powi(2))
+                .sum::<f64>()
+        });
+        for s in &mut self.samples {
+            if let Some(r) = s.reference {
+                let expected = sigmoid(k_ref * r.clamp(-CAP, CAP) / 400.0);
+                s.result = (1.0 - weight) * s.result + weight * expected;
+            }
+        }
+        Some(k_ref)
     }
 
     /// Samples for training.
@@ -471,24 +525,28 @@ pub fn to_int(w: &[[f64; 2]]) -> Vec<Weight> {
 
 /// The K minimising the training error under `w` (golden-section search over 0.05–10).
 pub fn fit_k(data: &Dataset, w: &[[f64; 2]]) -> f64 {
-    let (mut a, mut b) = (0.05f64, 10.0f64);
+    golden_section(0.05, 10.0, |k| data.mse(w, k, false))
+}
+
+/// The minimum of a function with one minimum on `[a, b]` (golden-section search).
+fn golden_section(mut a: f64, mut b: f64, f: impl Fn(f64) -> f64) -> f64 {
     let g = (5f64.sqrt() - 1.0) / 2.0;
     let mut c = b - g * (b - a);
     let mut d = a + g * (b - a);
-    let (mut fc, mut fd) = (data.mse(w, c, false), data.mse(w, d, false));
+    let (mut fc, mut fd) = (f(c), f(d));
     for _ in 0..40 {
         if fc < fd {
             b = d;
             d = c;
             fd = fc;
             c = b - g * (b - a);
-            fc = data.mse(w, c, false);
+            fc = f(c);
         } else {
             a = c;
             c = d;
             fc = fd;
             d = a + g * (b - a);
-            fd = data.mse(w, d, false);
+            fd = f(d);
         }
     }
     (a + b) / 2.0
