@@ -31,7 +31,9 @@ One machine (Ray starts and stops with the script)::
     python examples/rllib/train.py --env gym --game xiangqi-capture   # learns to beat random
     python examples/rllib/train.py --game xiangqi --eval-games 20     # self-play
 
-A cluster (the same Python environment, chuhe included, on every machine)::
+A cluster: the same Python environment, chuhe included, on every machine, and Ray 2.60's
+token (``~/.ray/auth_token``, made on the head by ``ray get-auth-token --generate``, copied
+to the others) with ``RAY_AUTH_MODE=token`` in the environment of every command::
 
     ray start --head --port=6379                 # on the head machine
     ray start --address=HEAD_IP:6379             # on each other machine
