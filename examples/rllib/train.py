@@ -346,7 +346,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--checkpoint-every", type=int, default=0,
                    help="also save every N iterations (with --checkpoint-dir)")
     p.add_argument("--restore", type=Path, default=None,
-                   help="continue from a checkpoint directory this script saved")
+                   help="continue from a checkpoint directory this script saved (with the same "
+                   "--game, --env and model options)")
     return p.parse_args(argv)
 
 
