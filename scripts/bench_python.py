@@ -1,10 +1,13 @@
 """Measures random legal play with masks (see scripts/bench-python): chuhe's environments,
 then, in the same run, gym-xiangqi and OpenSpiel's ``xiangqi`` where they install, each in
-its own virtual environment under ``.bench/`` (made once, reused while it imports)."""
+its own virtual environment under ``.bench/`` (made once, reused while it imports). Last, when
+Ray RLlib and PyTorch import in this Python, a tiny PPO training (examples/rllib/train.py)
+and its env steps per second."""
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import platform
@@ -177,6 +180,49 @@ def measure_reference(ref: Reference, python: Path, seconds: float) -> tuple[dic
     return json.loads(r.stdout.strip().splitlines()[-1]), "measured"
 
 
+# ---- a tiny training with Ray RLlib ------------------------------------------------------
+
+RLLIB_TINY = [
+    "--game", "xiangqi", "--env", "pettingzoo", "--iterations", "2", "--num-env-runners", "0",
+    "--envs-per-runner", "4", "--batch-size", "1000", "--minibatch-size", "250",
+    "--epochs", "1", "--channels", "32", "--blocks", "2", "--torch-threads", "1",
+]
+
+
+def rllib_missing() -> str | None:
+    """What keeps the RLlib training from running in this Python, or None."""
+    for module in ("torch", "ray"):
+        if importlib.util.find_spec(module) is None:
+            return f"{module} is not installed"
+    if importlib.util.find_spec("ray.rllib") is None:
+        return "ray is installed without RLlib"
+    return None
+
+
+def rllib_tiny() -> None:
+    """Runs examples/rllib/train.py for two small iterations (self-play on the PettingZoo
+    env, sampling in this process) and prints its lines: returns, lengths, steps/s."""
+    print()
+    missing = rllib_missing()
+    if missing is not None:
+        print(f"RLlib: skipped, {missing} in {sys.executable} "
+              "(pip install -r examples/rllib/requirements.txt)")
+        return
+    command = [sys.executable, str(ROOT / "examples" / "rllib" / "train.py"), *RLLIB_TINY]
+    print("RLlib, a tiny PPO training: examples/rllib/train.py " + " ".join(RLLIB_TINY),
+          flush=True)
+    start = time.perf_counter()
+    r = subprocess.run(command, capture_output=True, text=True, timeout=900)
+    ours = ("PPO on", "iter ", "done:")
+    for line in r.stdout.splitlines():
+        if line.startswith(ours):
+            print(f"  {line}")
+    if r.returncode != 0:
+        print(f"  the training failed: {last_line(r.stderr + r.stdout)}")
+        return
+    print(f"  {time.perf_counter() - start:.1f} s in all, Python, Ray and torch start included")
+
+
 def machine() -> str:
     cpu = platform.processor() or platform.machine()
     try:
@@ -206,7 +252,16 @@ def main() -> None:
         "--no-references", action="store_true",
         help="measure chuhe only (no gym-xiangqi, no OpenSpiel)",
     )
+    p.add_argument(
+        "--rllib", choices=("auto", "skip", "only"), default="auto",
+        help="the tiny RLlib training: auto runs it after the measurements when ray[rllib] "
+        "and torch import (and says why not otherwise), only runs it alone",
+    )
     args = p.parse_args()
+    if args.rllib == "only":
+        print(f"machine: {machine()}")
+        rllib_tiny()
+        return
     threads = args.threads or os.cpu_count() or 1
     refs = [] if args.no_references else REFERENCES
     print(f"machine: {machine()}")
@@ -260,32 +315,33 @@ def main() -> None:
     for game in GAMES:
         print(f"{game:16} {best[game + '/single']:16,.0f} {best[game + '/numpy']:17,.0f} "
               f"{best[game + '/vector']:14,.0f} {cores[game]:13.2f}")
-    if not refs:
-        return
+    if refs:
+        print()
+        print("standard Xiangqi side by side, steps/s (ratio: chuhe / reference)")
+        measured = [r for r in refs if r.name in versions]
+        header = f"{'':44} {'steps/s':>12}"
+        for r in measured:
+            header += f" {'/ ' + r.label.split()[0]:>14}"
+        print(header)
+        rows = [
+            ("chuhe env, unwrapped (Rust pick)", best["xiangqi/single"], True),
+            ("chuhe env, unwrapped (NumPy pick from mask)", best["xiangqi/numpy"], True),
+            (f"chuhe vector env ({args.envs} envs, {threads} thr.)", best["xiangqi/vector"], True),
+            ("chuhe GymXiangqi-v0 (gym-xiangqi's coding)", best["gym-compatible"], True),
+        ]
+        rows += [(versions[r.name], best[r.name], False) for r in measured]
+        for label, value, is_chuhe in rows:
+            line = f"{label:44} {value:12,.0f}"
+            if is_chuhe:
+                for r in measured:
+                    line += f" {value / best[r.name]:13,.1f}x"
+            print(line)
+        missing = [r.label for r in refs if r.name not in versions]
+        if missing:
+            print(f"(not measured: {', '.join(missing)}; see above)")
 
-    print()
-    print("standard Xiangqi side by side, steps/s (ratio: chuhe / reference)")
-    measured = [r for r in refs if r.name in versions]
-    header = f"{'':44} {'steps/s':>12}"
-    for r in measured:
-        header += f" {'/ ' + r.label.split()[0]:>14}"
-    print(header)
-    rows = [
-        ("chuhe env, unwrapped (Rust pick)", best["xiangqi/single"], True),
-        ("chuhe env, unwrapped (NumPy pick from mask)", best["xiangqi/numpy"], True),
-        (f"chuhe vector env ({args.envs} envs, {threads} thr.)", best["xiangqi/vector"], True),
-        ("chuhe GymXiangqi-v0 (gym-xiangqi's coding)", best["gym-compatible"], True),
-    ]
-    rows += [(versions[r.name], best[r.name], False) for r in measured]
-    for label, value, is_chuhe in rows:
-        line = f"{label:44} {value:12,.0f}"
-        if is_chuhe:
-            for r in measured:
-                line += f" {value / best[r.name]:13,.1f}x"
-        print(line)
-    missing = [r.label for r in refs if r.name not in versions]
-    if missing:
-        print(f"(not measured: {', '.join(missing)}; see above)")
+    if args.rllib == "auto":
+        rllib_tiny()
 
 
 if __name__ == "__main__":
