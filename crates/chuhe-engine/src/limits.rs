@@ -120,7 +120,7 @@ impl TimeBudget {
         let ms = |d: Duration| d.as_secs_f64() * 1000.0;
         // A share of what is left plus most of the increment; never more than half the clock
         // (nine tenths before the last move of a control).
-        let moves = f64::from(clock.moves_to_go.unwrap_or(30).clamp(1, 60));
+        let moves = f64::from(clock.moves_to_go.unwrap_or(22).clamp(1, 60));
         let cap = ms(usable)
             * if clock.moves_to_go == Some(1) {
                 0.9

@@ -233,6 +233,10 @@ impl<P: GamePosition> Game<P> {
         }
         let start = out.len();
         self.position().legal_moves_into(out);
+        if start == 0 {
+            P::retain_allowed_by_history(&self.history, out);
+            return;
+        }
         let mut i = 0;
         out.retain(|m| {
             i += 1;
@@ -288,7 +292,7 @@ impl<P: GamePosition> Game<P> {
         // result nor a forbidden move is pending, as `compute_outcome` would find.
         next.clear();
         self.position().legal_moves_into(next);
-        next.retain(|m| !P::is_forbidden_by_history(&self.history, m));
+        P::retain_allowed_by_history(&self.history, next);
         self.outcome = P::game_outcome(&self.history, !next.is_empty());
         if self.outcome.is_some() {
             next.clear();

@@ -418,6 +418,14 @@ pub trait GamePosition: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
         false
     }
 
+    /// Removes from `moves`, the legal moves of the last position of `history` (and nothing
+    /// else), those the history forbids: the same as keeping each move for which
+    /// [`GamePosition::is_forbidden_by_history`] is false. A game may do it faster, looking
+    /// at the history once for all the moves.
+    fn retain_allowed_by_history(history: &History<Self>, moves: &mut Self::Moves) {
+        moves.retain(|m| !Self::is_forbidden_by_history(history, m));
+    }
+
     // ----- hooks for perft ([`crate::perft`]) -------------------------------------------
 
     /// Does a finished game (by any rule, history included) have no children? True for

@@ -1,5 +1,6 @@
 //! `Game::play_legal` (one move generation per ply) and `Game::restart` agree with
-//! `Game::play` then `Game::legal_moves`, the history's repetition look-up agrees with a
+//! `Game::play` then `Game::legal_moves`, which agrees with the position's moves less those
+//! `Game::is_repetitive` forbids one by one (X6 as one look at the history), the history's repetition look-up agrees with a
 //! scan of every position (undo included), and `for_each_piece` with `piece_role`, on seeded
 //! random games of every game. Some of the moves undo the mover's previous move when they
 //! can, so that positions repeat (Xiangqi's S3 and S6, Xiongqi's X6).
@@ -32,15 +33,15 @@ fn check_history<P: GamePosition>(game: &Game<P>) {
     assert_eq!(walked, squares);
 }
 
-/// Plays the games; returns how many ended, how many plies repeated a position, and the
-/// plies played.
+/// Plays the games; returns how many ended, how many plies repeated a position, the plies
+/// played, and how many moves the history forbade.
 fn random_games<P: GamePosition>(
     start: P,
     seeds: u64,
     plies: usize,
     back_rate: f64,
-) -> (usize, usize, usize) {
-    let (mut ended, mut repeated, mut played) = (0, 0, 0);
+) -> (usize, usize, usize, usize) {
+    let (mut ended, mut repeated, mut played, mut forbidden) = (0, 0, 0, 0);
     for seed in 0..seeds {
         let mut rng = SmallRng::seed_from_u64(seed);
         let mut reference = Game::from_position(start.clone());
@@ -62,6 +63,16 @@ fn random_games<P: GamePosition>(
         for ply in 0..plies {
             let legal = reference.legal_moves();
             assert_eq!(&legal[..], &next[..], "seed {seed} ply {ply}");
+            if reference.outcome().is_none() {
+                let all = reference.position().legal_moves();
+                let allowed: Vec<P::Move> = all
+                    .iter()
+                    .copied()
+                    .filter(|&m| !reference.is_repetitive(m))
+                    .collect();
+                assert_eq!(&legal[..], &allowed[..], "seed {seed} ply {ply}");
+                forbidden += all.len() - allowed.len();
+            }
             assert_eq!(reference.outcome(), fast.outcome(), "seed {seed} ply {ply}");
             assert_eq!(reference.positions().len(), fast.positions().len());
             assert!(reference.position().same_identity(fast.position()));
@@ -95,36 +106,37 @@ fn random_games<P: GamePosition>(
             }
         }
     }
-    (ended, repeated, played)
+    (ended, repeated, played, forbidden)
 }
 
 #[test]
 fn xiongqi() {
-    let (ended, repeated, played) = random_games(chuhe::xiongqi::Position::start(), 24, 300, 0.5);
-    eprintln!("{ended} ended, {repeated} repeated, {played} plies");
-    assert!(ended > 0 && repeated > 0 && played > 1000);
+    let (ended, repeated, played, forbidden) =
+        random_games(chuhe::xiongqi::Position::start(), 24, 300, 0.5);
+    eprintln!("{ended} ended, {repeated} repeated, {played} plies, {forbidden} moves forbidden");
+    assert!(ended > 0 && repeated > 0 && played > 1000 && forbidden > 100);
 }
 
 #[test]
 fn xiangqi() {
-    let (ended, repeated, played) = random_games(
+    let (ended, repeated, played, forbidden) = random_games(
         chuhe::xiangqi::Position::start_with(RuleSet::Standard),
         24,
         400,
         0.1,
     );
     eprintln!("{ended} ended, {repeated} repeated, {played} plies");
-    assert!(ended > 0 && repeated > 0 && played > 1000);
+    assert!(ended > 0 && repeated > 0 && played > 1000 && forbidden == 0);
 }
 
 #[test]
 fn xiangqi_capture() {
-    let (ended, repeated, played) = random_games(
+    let (ended, repeated, played, forbidden) = random_games(
         chuhe::xiangqi::Position::start_with(RuleSet::Capture),
         24,
         300,
         0.5,
     );
     eprintln!("{ended} ended, {repeated} repeated, {played} plies");
-    assert!(ended > 0 && repeated > 0 && played > 1000);
+    assert!(ended > 0 && repeated > 0 && played > 1000 && forbidden == 0);
 }

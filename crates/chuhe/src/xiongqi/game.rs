@@ -268,6 +268,39 @@ impl GamePosition for Position {
         repeated
     }
 
+    /// X6 for all the moves at once: only a move played before by the side to move, from
+    /// the same piece on the same square, can repeat a (move, position) pair, and only one
+    /// played since the last capture (pieces never come back, so no earlier position can
+    /// recur). Those few are played and compared; the rest are kept without playing them.
+    fn retain_allowed_by_history(history: &History<Self>, moves: &mut MoveList) {
+        let pos = history.current();
+        let positions = history.positions();
+        let played = history.moves();
+        let mut forbidden = MoveList::new();
+        // `played[i]` led from `positions[i]` to `positions[i + 1]`; those of the side to
+        // move are every other one, counting back from the last but one.
+        for (back, i) in (0..played.len()).rev().enumerate() {
+            let (before, m) = (&positions[i], played[i]);
+            if back % 2 == 1
+                && before.board[m.from().index()] == pos.board[m.from().index()]
+                && moves.contains(&m)
+                && !forbidden.contains(&m)
+            {
+                let mut after = pos.clone();
+                after.play_unchecked(m);
+                if after.same_identity(&positions[i + 1]) {
+                    forbidden.push(m);
+                }
+            }
+            if before.is_capture(m) {
+                break;
+            }
+        }
+        if !forbidden.is_empty() {
+            moves.retain(|m| !forbidden.contains(&m));
+        }
+    }
+
     const PERFT_STOPS_AT_GAME_END: bool = true;
 
     fn perft_path_from(history: &History<Self>) -> Vec<PathEntry> {
