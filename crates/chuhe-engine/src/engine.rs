@@ -15,7 +15,7 @@
 //! ```
 
 use std::sync::atomic::Ordering;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -25,6 +25,7 @@ use chuhe::{
 };
 
 use crate::game::SearchGame;
+use crate::history::SearchTables;
 use crate::limits::{Limits, TimeBudget};
 use crate::score::Score;
 use crate::search::{LineReport, SearchParams, Searcher, Shared, MAX_PLY};
@@ -277,10 +278,12 @@ impl Engine {
         self.session.line_in(line, self.notation, notation)
     }
 
-    /// A new game: forgets the table.
+    /// A new game: forgets the table and what the search learnt (its move-ordering and
+    /// correction statistics).
     pub fn new_game(&mut self) -> Result<(), EngineError> {
         self.idle()?;
         self.shared.tt.clear();
+        self.session.forget();
         Ok(())
     }
 
@@ -455,6 +458,8 @@ trait Session: Send {
     fn outcome(&self) -> Option<Outcome>;
     fn legal_moves(&self, notation: MoveNotation) -> Vec<String>;
     fn line_in(&self, line: &[String], from: MoveNotation, to: MoveNotation) -> Vec<String>;
+    /// Forgets the search statistics kept between searches.
+    fn forget(&mut self);
     fn spawn(
         &self,
         shared: Arc<Shared>,
@@ -468,6 +473,8 @@ trait Session: Send {
 struct GameSession<P: SearchGame> {
     config: P::Config,
     game: Game<P>,
+    /// The statistics of each search thread, kept from one search of the game to the next.
+    tables: Arc<Mutex<Vec<SearchTables<P>>>>,
 }
 
 impl<P: SearchGame> GameSession<P> {
@@ -475,6 +482,7 @@ impl<P: SearchGame> GameSession<P> {
         GameSession {
             config,
             game: Game::start(config),
+            tables: Arc::new(Mutex::new(Vec::new())),
         }
     }
 }
@@ -575,6 +583,14 @@ impl<P: SearchGame> Session for GameSession<P> {
         out
     }
 
+    fn forget(&mut self) {
+        self.tables
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .iter_mut()
+            .for_each(SearchTables::clear);
+    }
+
     fn spawn(
         &self,
         shared: Arc<Shared>,
@@ -584,6 +600,7 @@ impl<P: SearchGame> Session for GameSession<P> {
         mut listener: Listener,
     ) -> Result<JoinHandle<BestMove>, EngineError> {
         let game = self.game.clone();
+        let tables = Arc::clone(&self.tables);
         let mut only = Vec::new();
         for text in &limits.search_moves {
             let m = game
@@ -599,9 +616,12 @@ impl<P: SearchGame> Session for GameSession<P> {
             only.push(m);
         }
         Ok(std::thread::spawn(move || {
+            // A search that panicked left its tables as they were: still usable statistics.
+            let mut tables = tables.lock().unwrap_or_else(PoisonError::into_inner);
             let result = run_search(
                 &game,
                 &only,
+                &mut tables,
                 &shared,
                 &limits,
                 &options,
@@ -615,9 +635,11 @@ impl<P: SearchGame> Session for GameSession<P> {
 }
 
 /// The whole search of one `go`: helper threads, the main thread, the choice of move.
+#[allow(clippy::too_many_arguments)]
 fn run_search<P: SearchGame>(
     game: &Game<P>,
     only: &[P::Move],
+    tables: &mut Vec<SearchTables<P>>,
     shared: &Shared,
     limits: &Limits,
     options: &Options,
@@ -650,8 +672,12 @@ fn run_search<P: SearchGame>(
         material_only: options.material_only,
     };
     let hashfull_shared = shared;
+    if tables.len() < options.threads {
+        tables.resize_with(options.threads, SearchTables::new);
+    }
+    let (main_tables, helper_tables) = tables.split_at_mut(1);
     let outcome = std::thread::scope(|scope| {
-        for _ in 1..options.threads {
+        for helper_tables in helper_tables.iter_mut().take(options.threads - 1) {
             let helper = SearchParams {
                 main_thread: false,
                 multipv: 1,
@@ -659,11 +685,11 @@ fn run_search<P: SearchGame>(
             };
             let game = game.clone();
             scope.spawn(move || {
-                let mut s = Searcher::new(shared, helper, &game, only);
+                let mut s = Searcher::new(shared, helper_tables, helper, &game, only);
                 s.run(&mut |_| {});
             });
         }
-        let mut searcher = Searcher::new(shared, params.clone(), game, only);
+        let mut searcher = Searcher::new(shared, &mut main_tables[0], params.clone(), game, only);
         let mut report = |line: &LineReport<P::Move>| {
             if weakened && line.multipv > options.multipv {
                 return;

@@ -84,6 +84,9 @@ pub trait SearchGame: GamePosition + crate::see::Exchange {
     fn null_move_ok(&self) -> bool;
     /// The same placement with the other side to move (the null move).
     fn pass(&self) -> Self;
+    /// A hash of the soldiers' placement (both sides): positions with the same key share
+    /// a correction of their evaluation ([`crate::history`]).
+    fn structure_key(&self) -> u64;
 }
 
 /// Value of a terminal piece for ordering: more than all other material together.
@@ -183,6 +186,15 @@ impl SearchGame for xiongqi::Position {
             | self.role_bb(Role::Empress)
             | self.role_bb(Role::Bear);
         big & own != 0
+    }
+
+    #[inline]
+    fn structure_key(&self) -> u64 {
+        use xiongqi::Role;
+        let soldiers = self.role_bb(Role::Soldier) | self.role_bb(Role::CrossedSoldier);
+        let south = soldiers & self.side_bb(chuhe::Side::First);
+        let north = soldiers & self.side_bb(chuhe::Side::Second);
+        mix(mix(south) ^ north)
     }
 
     fn pass(&self) -> xiongqi::Position {
@@ -300,9 +312,28 @@ impl SearchGame for xiangqi::Position {
         big & self.side_bb(self.turn()) != 0
     }
 
+    #[inline]
+    fn structure_key(&self) -> u64 {
+        let soldiers = self.role_bb(xiangqi::Role::Soldier);
+        let red = soldiers & self.side_bb(chuhe::Side::First);
+        let black = soldiers & self.side_bb(chuhe::Side::Second);
+        mix(mix(red as u64 ^ ((red >> 64) as u64).rotate_left(32)) ^ black as u64)
+            ^ mix(((black >> 64) as u64) ^ 0x9E37_79B9_7F4A_7C15)
+    }
+
     fn pass(&self) -> xiangqi::Position {
         self.with_turn(!self.turn())
     }
+}
+
+/// A 64-bit finaliser (SplitMix64's): every input bit affects every output bit.
+#[inline]
+const fn mix(mut x: u64) -> u64 {
+    x ^= x >> 30;
+    x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x ^= x >> 27;
+    x = x.wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
 }
 
 /// The exchange view of each game (one generic evaluation in [`crate::see`]).

@@ -27,6 +27,7 @@ pub mod bench;
 mod engine;
 pub mod eval;
 pub mod game;
+pub mod history;
 pub mod limits;
 pub mod score;
 pub mod search;

@@ -12,6 +12,7 @@ use std::time::Instant;
 use chuhe::{Game, GameMove, GameSquare, MoveBuffer};
 
 use crate::game::{HistoryRule, NodeOutcome, SearchGame};
+use crate::history::SearchTables;
 use crate::limits::TimeBudget;
 use crate::score::{self, mate_in, mated_in, DRAW, INFINITE, MATE_BOUND};
 use crate::tt::{Bound, Entry, TranspositionTable};
@@ -98,6 +99,25 @@ struct RootMove<M> {
     seldepth: usize,
 }
 
+/// What [`Searcher::prunable`] knows of a move and its node.
+#[derive(Clone, Copy)]
+struct Pruning {
+    depth: i32,
+    /// The move's ordering score (negative: a capture that loses by exchange).
+    order: i32,
+    tactical: bool,
+    /// A killer or the countermove.
+    is_killerish: bool,
+    gives_check: bool,
+    /// Moves searched so far at the node.
+    searched: usize,
+    improving: bool,
+    static_eval: i32,
+    alpha: i32,
+    /// The move's continuation histories, summed.
+    cont: i32,
+}
+
 /// One position of the searched line (game history included), for the history rules.
 #[derive(Clone, Copy, Debug, Default)]
 struct LineEntry {
@@ -130,7 +150,6 @@ fn reduction(depth: i32, moves: usize) -> i32 {
     r as i32
 }
 
-const HISTORY_MAX: i32 = 16_384;
 /// Ordering score of captures and promotions that do not lose material.
 const GOOD_TACTICAL: i32 = 1 << 26;
 /// Ordering score of killers and the countermove.
@@ -158,11 +177,8 @@ pub struct Searcher<'a, P: SearchGame> {
     root_line_len: usize,
     stack: Vec<PlyState<P::Move>>,
     pv: Vec<Vec<P::Move>>,
-    history: Vec<i32>,
-    counter: Vec<P::Move>,
-    /// Continuation history: how a quiet move (piece kind, destination) fared after the move
-    /// one or two plies earlier (piece kind, destination).
-    continuation: Vec<i32>,
+    /// Move-ordering and correction statistics, kept between the searches of a game.
+    tables: &'a mut SearchTables<P>,
     buffers: Vec<Vec<(P::Move, i32)>>,
     nodes: u64,
     unreported_nodes: u64,
@@ -174,8 +190,14 @@ pub struct Searcher<'a, P: SearchGame> {
 
 impl<'a, P: SearchGame> Searcher<'a, P> {
     /// A searcher for the current position of `game`, its history included; `only` limits
-    /// the root moves (empty: every legal move).
-    pub fn new(shared: &'a Shared, params: SearchParams, game: &Game<P>, only: &[P::Move]) -> Self {
+    /// the root moves (empty: every legal move). It learns into `tables`.
+    pub fn new(
+        shared: &'a Shared,
+        tables: &'a mut SearchTables<P>,
+        params: SearchParams,
+        game: &Game<P>,
+        only: &[P::Move],
+    ) -> Self {
         let root = game.position().clone();
         let mut legal = game.legal_moves();
         if !only.is_empty() {
@@ -209,7 +231,6 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
                 irreversible,
             });
         }
-        let count = <P::Square as GameSquare>::COUNT;
         let root_line_len = line.len();
         Searcher {
             shared,
@@ -221,9 +242,7 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
             root_line_len,
             stack: vec![PlyState::default(); MAX_PLY + 4],
             pv: vec![Vec::new(); MAX_PLY + 2],
-            history: vec![0; 2 * count * count],
-            counter: vec![P::Move::default(); count * count],
-            continuation: vec![0; (P::PIECE_KINDS * count).pow(2)],
+            tables,
             buffers: vec![Vec::new(); MAX_PLY + 2],
             nodes: 0,
             unreported_nodes: 0,
@@ -497,7 +516,7 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
     // ----- move ordering --------------------------------------------------------------
 
     #[inline]
-    fn history_index(&self, pos: &P, m: P::Move) -> usize {
+    fn history_index(pos: &P, m: P::Move) -> usize {
         let count = <P::Square as GameSquare>::COUNT;
         (pos.turn().index() * count + m.from().index()) * count + m.to().index()
     }
@@ -522,18 +541,20 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
         [at(1), at(2)]
     }
 
+    /// The continuation histories of a quiet move, summed.
+    #[inline]
+    fn cont_score(&self, pos: &P, m: P::Move, ply: usize) -> i32 {
+        self.cont_cells(ply, Self::cont_key(pos, m))
+            .into_iter()
+            .flatten()
+            .map(|cell| self.tables.continuation[cell])
+            .sum()
+    }
+
     /// The ordering score of a quiet move: its history and continuation histories.
     #[inline]
     fn quiet_score(&self, pos: &P, m: P::Move, ply: usize) -> i32 {
-        let mut score = self.history[self.history_index(pos, m)];
-        for cell in self
-            .cont_cells(ply, Self::cont_key(pos, m))
-            .into_iter()
-            .flatten()
-        {
-            score += self.continuation[cell];
-        }
-        score
+        self.tables.history[Self::history_index(pos, m)] + self.cont_score(pos, m, ply)
     }
 
     #[inline]
@@ -554,7 +575,7 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
         let counter = if ply > 0 {
             self.stack[ply - 1]
                 .mv
-                .map(|pm| self.counter[Self::counter_index(pm)])
+                .map(|pm| self.tables.counter[Self::counter_index(pm)])
         } else {
             None
         };
@@ -566,13 +587,14 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
                 let gain = pos.promotion_gain(m);
                 if victim > 0 || gain > 0 {
                     // Captures that hold up under exchange first, the most valuable victim
-                    // by the least valuable attacker; losing ones after the quiet moves.
-                    let attacker = pos.piece_value(m.from());
-                    let mvv_lva = (victim + gain) * 16 - attacker / 16;
+                    // first, then by how such captures fared; losing ones after the quiet
+                    // moves.
+                    let order = (victim + gain) * 16
+                        + self.tables.capture[SearchTables::capture_index(pos, m)] / 8;
                     if gain > 0 || pos.see_ge(m, 0) {
-                        GOOD_TACTICAL + mvv_lva
+                        GOOD_TACTICAL + order
                     } else {
-                        BAD_CAPTURE + mvv_lva
+                        BAD_CAPTURE + order
                     }
                 } else if m == killers[0] {
                     REFUTATION + 2
@@ -601,43 +623,53 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
         list[i]
     }
 
-    fn update_quiet_stats(
+    /// The statistics after `best` caused a cutoff at `ply`: a bonus for it, a malus for the
+    /// moves tried before it (quiet moves in the quiet tables, captures in the capture
+    /// table), killers and countermove for a quiet best move.
+    #[allow(clippy::too_many_arguments)]
+    fn update_cutoff_stats(
         &mut self,
         pos: &P,
         best: P::Move,
-        tried: &[P::Move],
+        best_is_quiet: bool,
+        quiets: &[P::Move],
+        captures: &[P::Move],
         depth: i32,
         ply: usize,
     ) {
         let bonus = (depth * depth * 8).min(1200);
-        for (m, b) in std::iter::once((best, bonus))
-            .chain(tried.iter().filter(|&&m| m != best).map(|&m| (m, -bonus)))
-        {
-            let idx = self.history_index(pos, m);
-            Self::age(&mut self.history[idx], b);
-            for cell in self
-                .cont_cells(ply, Self::cont_key(pos, m))
-                .into_iter()
-                .flatten()
+        if best_is_quiet {
+            for (m, b) in std::iter::once((best, bonus))
+                .chain(quiets.iter().filter(|&&m| m != best).map(|&m| (m, -bonus)))
             {
-                Self::age(&mut self.continuation[cell], b);
+                let idx = Self::history_index(pos, m);
+                SearchTables::<P>::age(&mut self.tables.history[idx], b);
+                for cell in self
+                    .cont_cells(ply, Self::cont_key(pos, m))
+                    .into_iter()
+                    .flatten()
+                {
+                    SearchTables::<P>::age(&mut self.tables.continuation[cell], b);
+                }
             }
-        }
-        let killers = &mut self.stack[ply].killers;
-        if killers[0] != best {
-            killers[1] = killers[0];
-            killers[0] = best;
-        }
-        if ply > 0 {
-            if let Some(pm) = self.stack[ply - 1].mv {
-                self.counter[Self::counter_index(pm)] = best;
+            let killers = &mut self.stack[ply].killers;
+            if killers[0] != best {
+                killers[1] = killers[0];
+                killers[0] = best;
             }
+            if ply > 0 {
+                if let Some(pm) = self.stack[ply - 1].mv {
+                    self.tables.counter[Self::counter_index(pm)] = best;
+                }
+            }
+        } else {
+            let idx = SearchTables::capture_index(pos, best);
+            SearchTables::<P>::age(&mut self.tables.capture[idx], bonus);
         }
-    }
-
-    #[inline]
-    fn age(h: &mut i32, bonus: i32) {
-        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+        for &m in captures.iter().filter(|&&m| m != best) {
+            let idx = SearchTables::capture_index(pos, m);
+            SearchTables::<P>::age(&mut self.tables.capture[idx], -bonus);
+        }
     }
 
     // ----- the search -----------------------------------------------------------------
@@ -650,19 +682,9 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
         for i in pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
             self.count_node();
-            let mut child = root.clone();
-            let key = root.move_key(m);
-            let irreversible = root.is_irreversible(m);
-            child.play_unchecked(m);
-            let gives_check = child.is_check();
-            self.push_line(LineEntry {
-                hash: child.zobrist_hash(),
-                key,
-                check: gives_check,
-                irreversible,
-            });
-            self.stack[0].mv = Some(m);
-            self.stack[0].cont = Some(Self::cont_key(&root, m));
+            let Some((child, gives_check)) = self.enter(&root, m, 0) else {
+                continue;
+            };
             let new_depth = depth - 1 + i32::from(gives_check);
             let mut score;
             if i == pv_idx {
@@ -681,7 +703,7 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
                     score = -self.search(&child, new_depth, -beta, -alpha, 1, true, false);
                 }
             }
-            self.pop_line();
+            self.leave();
             if self.stopped {
                 return best;
             }
@@ -718,12 +740,55 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
         }
     }
 
+    /// The raw evaluation `raw` of `pos` adjusted by the correction history.
+    #[inline]
+    fn corrected(&self, pos: &P, raw: i32) -> i32 {
+        if self.params.material_only {
+            return raw;
+        }
+        let c = self
+            .tables
+            .correction(pos.turn().index(), pos.structure_key());
+        (raw + c).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
     fn outcome_score(o: NodeOutcome, ply: usize) -> i32 {
         match o {
             NodeOutcome::Win => mate_in(ply),
             NodeOutcome::Loss => mated_in(ply),
             NodeOutcome::Draw => DRAW,
         }
+    }
+
+    /// Plays `m` from `pos` at `ply`, with the searched line and the stack brought up to
+    /// date: the child position and whether its side to move is in check. `None` when the
+    /// game's history forbids the move (Xiongqi X6); nothing changed then.
+    #[inline]
+    fn enter(&mut self, pos: &P, m: P::Move, ply: usize) -> Option<(P, bool)> {
+        let mut child = pos.clone();
+        let key = pos.move_key(m);
+        let irreversible = pos.is_irreversible(m);
+        child.play_unchecked(m);
+        let hash = child.zobrist_hash();
+        if self.rule == HistoryRule::ForbiddenRepeat && !irreversible && self.forbidden(key, hash) {
+            return None;
+        }
+        let check = child.is_check();
+        self.push_line(LineEntry {
+            hash,
+            key,
+            check,
+            irreversible,
+        });
+        self.stack[ply].mv = Some(m);
+        self.stack[ply].cont = Some(Self::cont_key(pos, m));
+        Some((child, check))
+    }
+
+    /// Undoes [`Searcher::enter`] (the position itself is the caller's copy).
+    #[inline]
+    fn leave(&mut self) {
+        self.pop_line();
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -774,8 +839,8 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
         let tt_move = entry
             .filter(|e| e.mv != 0)
             .and_then(|e| P::Move::from_bits(e.mv));
-        if let Some(e) = entry {
-            let v = score::from_tt(e.score, ply);
+        let tt_value = entry.map(|e| score::from_tt(e.score, ply));
+        if let (Some(e), Some(v)) = (entry, tt_value) {
             if !pv_node
                 && e.depth >= depth
                 && match e.bound {
@@ -789,23 +854,46 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
         }
 
         let in_check = pos.is_check();
-        let static_eval = if in_check {
-            -INFINITE
+        // The evaluation as computed (`raw_eval`, what the table keeps), corrected by what
+        // searches of similar positions found (`static_eval`), and refined by the table's
+        // score where its bound says the truth lies beyond (`eval`, for pruning).
+        let (raw_eval, static_eval, eval) = if in_check {
+            (0, -INFINITE, -INFINITE)
         } else {
-            entry.map_or_else(|| self.evaluate(pos), |e| e.eval)
+            let raw = entry.map_or_else(|| self.evaluate(pos), |e| e.eval);
+            let corrected = self.corrected(pos, raw);
+            let refined = match (entry, tt_value) {
+                (Some(e), Some(v)) if v.abs() < MATE_BOUND => match e.bound {
+                    Bound::Exact => v,
+                    Bound::Lower if v > corrected => v,
+                    Bound::Upper if v < corrected => v,
+                    _ => corrected,
+                },
+                _ => corrected,
+            };
+            (raw, corrected, refined)
         };
         self.stack[ply].eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].eval;
 
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+            // Razoring: so far below alpha that only a capture could help.
+            if depth <= 3 && eval + 250 + 200 * depth * depth < alpha {
+                let v = self.qsearch(pos, alpha - 1, alpha, ply, true);
+                if self.stopped {
+                    return DRAW;
+                }
+                if v < alpha {
+                    return v;
+                }
+            }
             // Reverse futility: far above beta with little depth left.
-            if depth <= 6 && static_eval - 85 * (depth - i32::from(improving)) >= beta {
-                return static_eval;
+            if depth <= 6 && eval - 85 * (depth - i32::from(improving)) >= beta {
+                return eval;
             }
             // Null move.
-            if depth >= 3 && static_eval >= beta && !self.stack[ply - 1].null && pos.null_move_ok()
-            {
-                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+            if depth >= 3 && eval >= beta && !self.stack[ply - 1].null && pos.null_move_ok() {
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 let child = pos.pass();
                 self.stack[ply].null = true;
                 self.stack[ply].mv = None;
@@ -834,6 +922,25 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
                     return if v >= MATE_BOUND { beta } else { v };
                 }
             }
+            // ProbCut: a capture that holds well above beta in a reduced search refutes the
+            // previous move.
+            let pc_beta = beta + 180 - 50 * i32::from(improving);
+            if depth >= 5
+                && !entry.is_some_and(|e| e.depth >= depth - 3 && tt_value < Some(pc_beta))
+            {
+                if let Some(v) = self.probcut(
+                    pos,
+                    key,
+                    depth,
+                    pc_beta,
+                    static_eval,
+                    raw_eval,
+                    ply,
+                    cut_node,
+                ) {
+                    return v;
+                }
+            }
         }
         // Without a move from the table, search a little shallower (internal reduction).
         if tt_move.is_none() && depth >= 4 {
@@ -846,56 +953,59 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
         self.score_moves(pos, &moves, tt_move, ply, &mut list);
         drop(moves);
         self.stack[ply + 1].killers = [P::Move::default(); 2];
+        let tt_capture = tt_move.is_some_and(|m| pos.is_capture(m));
 
         let mut best_score = -INFINITE;
         let mut best_move: Option<P::Move> = None;
         let mut searched = 0usize;
         let mut quiets = [P::Move::default(); 64];
         let mut quiet_count = 0;
-        let forbid = self.rule == HistoryRule::ForbiddenRepeat;
+        let mut captures = [P::Move::default(); 32];
+        let mut capture_count = 0;
 
         for i in 0..list.len() {
             let (m, order) = Self::pick(&mut list, i);
             let tactical = pos.is_capture(m) || pos.promotion_gain(m) > 0;
             let is_killerish = !tactical && (REFUTATION..GOOD_TACTICAL).contains(&order);
-            if !pv_node && !in_check && best_score > -MATE_BOUND && depth <= 6 {
-                if tactical {
-                    // Captures that lose a lot by exchange.
-                    if order < 0 && !pos.see_ge(m, -100 * depth) {
-                        continue;
-                    }
-                } else {
-                    // Late-move pruning, futility pruning, and quiet moves that hang material.
-                    let lmp = 3 + (depth * depth) as usize * if improving { 2 } else { 1 };
-                    if depth <= 5 && searched >= lmp {
-                        continue;
-                    }
-                    if depth <= 5 && static_eval + 90 + 110 * depth <= alpha && !is_killerish {
-                        continue;
-                    }
-                    if !pos.see_ge(m, -25 * depth * depth) {
-                        continue;
-                    }
-                }
-            }
-            let mut child = pos.clone();
-            let mkey = pos.move_key(m);
-            let irreversible = pos.is_irreversible(m);
-            child.play_unchecked(m);
-            let child_hash = child.zobrist_hash();
-            if forbid && !irreversible && self.forbidden(mkey, child_hash) {
+            let (hist, cont) = if tactical {
+                (0, 0)
+            } else {
+                (
+                    self.tables.history[Self::history_index(pos, m)],
+                    self.cont_score(pos, m, ply),
+                )
+            };
+            // The move is played before the pruning decision, so that moves giving check
+            // are known and spared.
+            let Some((child, gives_check)) = self.enter(pos, m, ply) else {
+                continue;
+            };
+            if !pv_node
+                && !in_check
+                && best_score > -MATE_BOUND
+                && depth <= 8
+                && self.prunable(
+                    pos,
+                    m,
+                    Pruning {
+                        depth,
+                        order,
+                        tactical,
+                        is_killerish,
+                        gives_check,
+                        searched,
+                        improving,
+                        static_eval,
+                        alpha,
+                        cont,
+                    },
+                )
+            {
+                self.leave();
                 continue;
             }
-            let gives_check = child.is_check();
-            self.push_line(LineEntry {
-                hash: child_hash,
-                key: mkey,
-                check: gives_check,
-                irreversible,
-            });
-            self.stack[ply].mv = Some(m);
-            self.stack[ply].cont = Some(Self::cont_key(pos, m));
-            let extension = i32::from(gives_check && ply < 2 * self.root_depth as usize);
+            let extension =
+                i32::from(gives_check && ply < 2 * self.root_depth as usize && pos.see_ge(m, 0));
             let new_depth = depth - 1 + extension;
             let mut score;
             if searched == 0 {
@@ -907,7 +1017,8 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
                     r += i32::from(!pv_node) + i32::from(cut_node);
                     r -= i32::from(improving) + i32::from(is_killerish);
                     r -= i32::from(in_check || gives_check);
-                    r -= self.history[self.history_index(pos, m)] / 6000;
+                    r += i32::from(tt_capture);
+                    r -= (hist + cont) / 12_000;
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
                 score = -self.search(
@@ -934,7 +1045,7 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
                     score = -self.search(&child, new_depth, -beta, -alpha, ply + 1, true, false);
                 }
             }
-            self.pop_line();
+            self.leave();
             if self.stopped {
                 self.buffers[ply] = list;
                 return DRAW;
@@ -951,9 +1062,8 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
                         head[ply].extend_from_slice(&tail[0]);
                     }
                     if score >= beta {
-                        if !tactical {
-                            self.update_quiet_stats(pos, m, &quiets[..quiet_count], depth, ply);
-                        }
+                        let (q, c) = (&quiets[..quiet_count], &captures[..capture_count]);
+                        self.update_cutoff_stats(pos, m, !tactical, q, c, depth, ply);
                         break;
                     }
                     alpha = score;
@@ -962,6 +1072,9 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
             if !tactical && quiet_count < quiets.len() {
                 quiets[quiet_count] = m;
                 quiet_count += 1;
+            } else if tactical && capture_count < captures.len() {
+                captures[capture_count] = m;
+                capture_count += 1;
             }
         }
         self.buffers[ply] = list;
@@ -977,17 +1090,135 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
         } else {
             Bound::Upper
         };
+        // What this search found beyond the evaluation, for positions like this one: not
+        // after a capture (the evaluation is not meant to see it), nor where the bound
+        // leaves the difference unknown.
+        let tells_more = match bound {
+            Bound::Exact => true,
+            Bound::Lower => best_score > static_eval,
+            Bound::Upper => best_score < static_eval,
+        };
+        let tactical_best =
+            best_move.is_some_and(|m| pos.is_capture(m) || pos.promotion_gain(m) > 0);
+        if tells_more
+            && !in_check
+            && !self.params.material_only
+            && best_score.abs() < MATE_BOUND
+            && !tactical_best
+        {
+            self.tables.update_correction(
+                pos.turn().index(),
+                pos.structure_key(),
+                best_score - raw_eval,
+                depth,
+            );
+        }
         self.shared.tt.store(
             key,
             Entry {
                 mv: best_move.map_or(0, |m| m.bits()),
                 score: score::to_tt(best_score, ply),
-                eval: if in_check { 0 } else { static_eval },
+                eval: raw_eval,
                 depth,
                 bound,
             },
         );
         best_score
+    }
+
+    /// Whether a move of a non-PV node not in check may be left unsearched: late quiet
+    /// moves (move-count pruning), quiet moves that cannot lift the score to alpha
+    /// (futility), that fared badly after the previous moves (continuation history), or
+    /// that lose material by exchange. Checks are spared all but the move count and a
+    /// large material loss.
+    fn prunable(&self, pos: &P, m: P::Move, p: Pruning) -> bool {
+        let lmr_depth = (p.depth - 1 - reduction(p.depth, p.searched + 1)).max(0);
+        if p.tactical {
+            return p.depth <= 6 && p.order < 0 && !pos.see_ge(m, -100 * p.depth);
+        }
+        let lmp = 3 + (p.depth * p.depth) as usize * if p.improving { 2 } else { 1 };
+        if p.depth <= 5 && p.searched >= lmp {
+            return true;
+        }
+        if p.gives_check {
+            return !pos.see_ge(m, -100 * p.depth);
+        }
+        if !p.is_killerish {
+            if lmr_depth < 3 && p.cont < -2000 * p.depth {
+                return true;
+            }
+            if lmr_depth <= 5 && p.static_eval + 90 + 110 * lmr_depth <= p.alpha {
+                return true;
+            }
+        }
+        !pos.see_ge(m, -25 * lmr_depth * lmr_depth)
+    }
+
+    /// ProbCut at a node of `depth` (see [`Searcher::search`]): the score of a capture that
+    /// holds at or above `pc_beta`, first in quiescence, then in a search 4 plies shallower;
+    /// `None` when none does.
+    #[allow(clippy::too_many_arguments)]
+    fn probcut(
+        &mut self,
+        pos: &P,
+        key: u64,
+        depth: i32,
+        pc_beta: i32,
+        static_eval: i32,
+        raw_eval: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> Option<i32> {
+        let mut moves = P::Moves::default();
+        pos.captures_into(&mut moves);
+        let mut list = std::mem::take(&mut self.buffers[ply]);
+        self.score_moves(pos, &moves, None, ply, &mut list);
+        drop(moves);
+        let mut found = None;
+        for i in 0..list.len() {
+            let (m, order) = Self::pick(&mut list, i);
+            if order < GOOD_TACTICAL || !pos.see_ge(m, pc_beta - static_eval) {
+                continue;
+            }
+            let Some((child, _)) = self.enter(pos, m, ply) else {
+                continue;
+            };
+            let mut v = -self.qsearch(&child, -pc_beta, -pc_beta + 1, ply + 1, false);
+            if v >= pc_beta {
+                v = -self.search(
+                    &child,
+                    depth - 4,
+                    -pc_beta,
+                    -pc_beta + 1,
+                    ply + 1,
+                    false,
+                    !cut_node,
+                );
+            }
+            self.leave();
+            if self.stopped {
+                break;
+            }
+            if v >= pc_beta {
+                self.shared.tt.store(
+                    key,
+                    Entry {
+                        mv: m.bits(),
+                        score: score::to_tt(v, ply),
+                        eval: raw_eval,
+                        depth: depth - 3,
+                        bound: Bound::Lower,
+                    },
+                );
+                found = Some(v);
+                break;
+            }
+        }
+        self.buffers[ply] = list;
+        if self.stopped {
+            return Some(DRAW);
+        }
+        found
     }
 
     /// Quiescence search: captures that hold up by exchange (every move when in check) and,
@@ -1013,8 +1244,8 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
         let in_check = pos.is_check();
         let key = pos.zobrist_hash();
         let entry = self.shared.tt.probe(key);
-        if let Some(e) = entry {
-            let v = score::from_tt(e.score, ply);
+        let tt_value = entry.map(|e| score::from_tt(e.score, ply));
+        if let (Some(e), Some(v)) = (entry, tt_value) {
             if match e.bound {
                 Bound::Exact => true,
                 Bound::Lower => v >= beta,
@@ -1023,14 +1254,43 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
                 return v;
             }
         }
+        let tt_move = entry
+            .filter(|e| e.mv != 0)
+            .and_then(|e| P::Move::from_bits(e.mv));
+        // The depth of what this node stores: below every main-search depth.
+        let tt_depth = if in_check || checks { 0 } else { -1 };
+        let old_alpha = alpha;
         let mut best;
         let stand_pat;
+        let raw_eval;
         if in_check {
             best = -INFINITE;
             stand_pat = -INFINITE;
+            raw_eval = 0;
         } else {
-            stand_pat = entry.map_or_else(|| self.evaluate(pos), |e| e.eval);
+            raw_eval = entry.map_or_else(|| self.evaluate(pos), |e| e.eval);
+            let corrected = self.corrected(pos, raw_eval);
+            stand_pat = match (entry, tt_value) {
+                (Some(e), Some(v)) if v.abs() < MATE_BOUND => match e.bound {
+                    Bound::Lower if v > corrected => v,
+                    Bound::Upper if v < corrected => v,
+                    _ => corrected,
+                },
+                _ => corrected,
+            };
             if stand_pat >= beta {
+                if entry.is_none() {
+                    self.shared.tt.store(
+                        key,
+                        Entry {
+                            mv: 0,
+                            score: score::to_tt(stand_pat, ply),
+                            eval: raw_eval,
+                            depth: tt_depth,
+                            bound: Bound::Lower,
+                        },
+                    );
+                }
                 return stand_pat;
             }
             alpha = alpha.max(stand_pat);
@@ -1055,10 +1315,10 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
             pos.captures_into(&mut moves);
         }
         let mut list = std::mem::take(&mut self.buffers[ply]);
-        self.score_moves(pos, &moves, None, ply, &mut list);
+        self.score_moves(pos, &moves, tt_move, ply, &mut list);
         drop(moves);
-        let forbid = self.rule == HistoryRule::ForbiddenRepeat;
         let mut searched = 0;
+        let mut best_move = None;
         for i in 0..list.len() {
             let (m, order) = Self::pick(&mut list, i);
             if !in_check {
@@ -1080,23 +1340,11 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
                     continue;
                 }
             }
-            let mut child = pos.clone();
-            let irreversible = pos.is_irreversible(m);
-            let mkey = pos.move_key(m);
-            child.play_unchecked(m);
-            if forbid && !irreversible && self.forbidden(mkey, child.zobrist_hash()) {
+            let Some((child, _)) = self.enter(pos, m, ply) else {
                 continue;
-            }
-            self.push_line(LineEntry {
-                hash: child.zobrist_hash(),
-                key: mkey,
-                check: false, // no repetition is judged below a quiescence node
-                irreversible,
-            });
-            self.stack[ply].mv = Some(m);
-            self.stack[ply].cont = Some(Self::cont_key(pos, m));
+            };
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1, false);
-            self.pop_line();
+            self.leave();
             if self.stopped {
                 self.buffers[ply] = list;
                 return DRAW;
@@ -1106,6 +1354,7 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = Some(m);
                     let (head, tail) = self.pv.split_at_mut(ply + 1);
                     head[ply].clear();
                     head[ply].push(m);
@@ -1120,6 +1369,23 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
         if in_check && searched == 0 {
             return mated_in(ply);
         }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > old_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            key,
+            Entry {
+                mv: best_move.map_or(0, |m: P::Move| m.bits()),
+                score: score::to_tt(best, ply),
+                eval: raw_eval,
+                depth: tt_depth,
+                bound,
+            },
+        );
         best
     }
 }
@@ -1195,7 +1461,8 @@ mod tests {
         let mut forbidden_seen = 0;
         for seed in 0..20 {
             cycling_game::<xiongqi::Position>(seed, 120, |game| {
-                let searcher = Searcher::new(&shared, params(), game, &[]);
+                let mut tables = SearchTables::new();
+                let searcher = Searcher::new(&shared, &mut tables, params(), game, &[]);
                 let pos = game.position();
                 for &m in pos.legal_moves().iter() {
                     let mut child = pos.clone();
@@ -1249,7 +1516,8 @@ mod tests {
             // In the search: one cycle before the root, the second one searched (a repetition
             // inside the search ends the line at once).
             let root = xiangqi_game(fen, cycle);
-            let mut s = Searcher::new(&shared, params(), &root, &[]);
+            let mut tables = SearchTables::new();
+            let mut s = Searcher::new(&shared, &mut tables, params(), &root, &[]);
             assert_eq!(
                 s.repetition_score(0),
                 None,
@@ -1274,7 +1542,8 @@ mod tests {
                 Some(chuhe::Side::First) => unreachable!(),
             }
             // With both cycles before the root, the game's third occurrence is judged too.
-            let s = Searcher::new(&shared, params(), &full, &[]);
+            let mut tables = SearchTables::new();
+            let s = Searcher::new(&shared, &mut tables, params(), &full, &[]);
             assert_eq!(
                 s.repetition_score(0),
                 Some(if expected == DRAW { DRAW } else { mated_in(0) })
@@ -1288,7 +1557,8 @@ mod tests {
         let mut ends = 0;
         for seed in 0..10 {
             cycling_game::<xiangqi::Position>(seed, 100, |game| {
-                let s = Searcher::new(&shared, params(), game, &[]);
+                let mut tables = SearchTables::new();
+                let s = Searcher::new(&shared, &mut tables, params(), game, &[]);
                 let verdict = s.repetition_score(0);
                 ends += usize::from(verdict.is_some());
                 // Before the root only the game's own third occurrence counts: the search

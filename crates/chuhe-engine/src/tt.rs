@@ -146,15 +146,12 @@ impl TranspositionTable {
             let stored_key = s.check.load(Ordering::Relaxed) ^ data;
             if stored_key == key || unpack(data).is_none() {
                 if let Some(old) = unpack(data).filter(|_| stored_key == key) {
-                    // Keep a deeper exact result of the same position from this search.
                     if entry.mv == 0 {
                         entry.mv = old.mv;
                     }
-                    if old.depth > entry.depth + 3
-                        && old.bound == Bound::Exact
-                        && entry.bound != Bound::Exact
-                        && generation_of(data) == generation
-                    {
+                    // A shallow bound (a quiescence result, say) does not replace a much
+                    // deeper result of the same position.
+                    if entry.bound != Bound::Exact && old.depth > entry.depth + 3 {
                         return;
                     }
                 }
@@ -206,15 +203,24 @@ mod tests {
         tt.store(42, e);
         assert_eq!(tt.probe(42), Some(e));
         assert_eq!(tt.probe(43), None);
+        // A much shallower bound (a quiescence result) leaves the deeper result in place.
         let q = Entry {
-            depth: -3,
+            depth: -1,
             bound: Bound::Upper,
             mv: 0,
             ..e
         };
         tt.store(42, q);
-        // A result without a move keeps the stored one.
-        assert_eq!(tt.probe(42), Some(Entry { mv: 0x1234, ..q }));
+        assert_eq!(tt.probe(42), Some(e));
+        // A result of about the same depth replaces it; without a move it keeps the stored one.
+        let r = Entry {
+            depth: 15,
+            bound: Bound::Upper,
+            mv: 0,
+            ..e
+        };
+        tt.store(42, r);
+        assert_eq!(tt.probe(42), Some(Entry { mv: 0x1234, ..r }));
         tt.clear();
         assert_eq!(tt.probe(42), None);
     }

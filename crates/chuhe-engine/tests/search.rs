@@ -277,3 +277,26 @@ fn the_material_only_baseline_counts_material_alone() {
         }
     }
 }
+
+#[test]
+fn a_new_game_forgets_what_earlier_searches_learnt() {
+    // Searches learn into the hash table and the move-ordering tables, and keep them for the
+    // next move of the same game; a new game starts from nothing again, so a single-threaded
+    // search repeats itself exactly after it.
+    for kind in [GameKind::Xiangqi, GameKind::Xiongqi] {
+        let mut engine = Engine::new(kind);
+        let first = engine.search(Limits::depth(9)).unwrap();
+        let again = engine.search(Limits::depth(9)).unwrap();
+        assert!(
+            again.nodes < first.nodes,
+            "{kind:?}: {first:?} then {again:?}"
+        );
+        engine.new_game().unwrap();
+        let fresh = engine.search(Limits::depth(9)).unwrap();
+        assert_eq!(
+            (fresh.nodes, &fresh.best, fresh.score),
+            (first.nodes, &first.best, first.score),
+            "{kind:?}"
+        );
+    }
+}
