@@ -86,6 +86,24 @@ def test_engine_opponent_and_agent_side():
     assert len(env.game.move_stack) == 3
     with pytest.raises(ValueError, match="opponent"):
         ChuheEnv("xiongqi", opponent="grandmaster")
+
+
+@pytest.mark.parametrize("game", ["xiongqi", "xiangqi"])
+def test_seeded_episodes_against_the_engine_repeat(game):
+    # The engine learns during an episode; reset makes it forget, so a seed fixes the episode.
+    env = ChuheEnv(game, opponent="engine", engine_nodes=400)
+
+    def episode(seed):
+        env.reset(seed=seed)
+        for _ in range(12):
+            _, _, term, trunc, _ = env.step(env.sample_legal_action())
+            if term or trunc:
+                break
+        return [m.uci() for m in env.game.move_stack]
+
+    first = episode(5)
+    episode(6)
+    assert episode(5) == first
     with pytest.raises(chuhe.InvalidPositionError):
         ChuheEnv("xiangqi", position="nonsense/")
 

@@ -241,6 +241,10 @@ impl<P: GamePosition> DynEnv for Env<P> {
             self.rng = SmallRng::seed_from_u64(s);
         }
         self.game.restart(self.start.clone());
+        // The engine forgets the last episode, so that a seeded episode repeats exactly.
+        if let Opponent::Engine(engine, _) = &mut self.opponent {
+            let _ = engine.new_game();
+        }
         self.ended = false;
         self.refresh();
         self.agent = match self.agent_side {
