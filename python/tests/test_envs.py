@@ -99,7 +99,7 @@ def test_seeded_episodes_against_the_engine_repeat(game):
             _, _, term, trunc, _ = env.step(env.sample_legal_action())
             if term or trunc:
                 break
-        return [m.uci() for m in env.game.move_stack]
+        return [m.uci for m in env.game.move_stack]
 
     first = episode(5)
     episode(6)
