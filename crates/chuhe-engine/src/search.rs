@@ -1134,7 +1134,9 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
     fn prunable(&self, pos: &P, m: P::Move, p: Pruning) -> bool {
         let lmr_depth = (p.depth - 1 - reduction(p.depth, p.searched + 1)).max(0);
         if p.tactical {
-            return p.depth <= 6 && p.order < 0 && !pos.see_ge(m, -100 * p.depth);
+            // Captures that lose much by exchange, unless they give check: a sacrifice
+            // that opens the palace is how many Xiangqi attacks begin.
+            return p.depth <= 6 && !p.gives_check && p.order < 0 && !pos.see_ge(m, -100 * p.depth);
         }
         let lmp = 3 + (p.depth * p.depth) as usize * if p.improving { 2 } else { 1 };
         if p.depth <= 5 && p.searched >= lmp {
