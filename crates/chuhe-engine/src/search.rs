@@ -150,6 +150,21 @@ fn reduction(depth: i32, moves: usize) -> i32 {
     r as i32
 }
 
+/// The static evaluation `eval` refined by the table's score `tt_value` of the same position
+/// where its bound says the truth lies beyond `eval` (mate scores left out).
+#[inline]
+fn refined_eval(eval: i32, entry: Option<Entry>, tt_value: Option<i32>) -> i32 {
+    match (entry, tt_value) {
+        (Some(e), Some(v)) if v.abs() < MATE_BOUND => match e.bound {
+            Bound::Exact => v,
+            Bound::Lower if v > eval => v,
+            Bound::Upper if v < eval => v,
+            _ => eval,
+        },
+        _ => eval,
+    }
+}
+
 /// Ordering score of captures and promotions that do not lose material.
 const GOOD_TACTICAL: i32 = 1 << 26;
 /// Ordering score of killers and the countermove.
@@ -862,16 +877,7 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
         } else {
             let raw = entry.map_or_else(|| self.evaluate(pos), |e| e.eval);
             let corrected = self.corrected(pos, raw);
-            let refined = match (entry, tt_value) {
-                (Some(e), Some(v)) if v.abs() < MATE_BOUND => match e.bound {
-                    Bound::Exact => v,
-                    Bound::Lower if v > corrected => v,
-                    Bound::Upper if v < corrected => v,
-                    _ => corrected,
-                },
-                _ => corrected,
-            };
-            (raw, corrected, refined)
+            (raw, corrected, refined_eval(corrected, entry, tt_value))
         };
         self.stack[ply].eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].eval;
@@ -1272,14 +1278,7 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
         } else {
             raw_eval = entry.map_or_else(|| self.evaluate(pos), |e| e.eval);
             let corrected = self.corrected(pos, raw_eval);
-            stand_pat = match (entry, tt_value) {
-                (Some(e), Some(v)) if v.abs() < MATE_BOUND => match e.bound {
-                    Bound::Lower if v > corrected => v,
-                    Bound::Upper if v < corrected => v,
-                    _ => corrected,
-                },
-                _ => corrected,
-            };
+            stand_pat = refined_eval(corrected, entry, tt_value);
             if stand_pat >= beta {
                 if entry.is_none() {
                     self.shared.tt.store(
