@@ -14,7 +14,7 @@
 //! assert_eq!(tables.correction(0, 12345), 0);
 //! ```
 
-use chuhe::{GameMove, GameSquare};
+use chuhe::{GameMove, GameSquare, Side};
 
 use crate::game::SearchGame;
 
@@ -42,6 +42,8 @@ pub struct SearchTables<P: SearchGame> {
     /// By side to move and soldier structure: the search's score minus the static
     /// evaluation, averaged (in 1/[`CORRECTION_GRAIN`] centipawns).
     correction: Vec<i32>,
+    /// The score the last search found, with the side it searched for (its index).
+    previous_score: Option<(usize, i32)>,
 }
 
 impl<P: SearchGame> Default for SearchTables<P> {
@@ -61,6 +63,7 @@ impl<P: SearchGame> SearchTables<P> {
             continuation: vec![0; (kinds * count).pow(2)],
             capture: vec![0; kinds * count * kinds],
             correction: vec![0; 2 * CORRECTION_SIZE],
+            previous_score: None,
         }
     }
 
@@ -71,6 +74,19 @@ impl<P: SearchGame> SearchTables<P> {
         self.continuation.fill(0);
         self.capture.fill(0);
         self.correction.fill(0);
+        self.previous_score = None;
+    }
+
+    /// The score of the last search, if it searched for `side` (time management compares
+    /// it with what the next search finds).
+    pub fn previous_score(&self, side: Side) -> Option<i32> {
+        self.previous_score
+            .and_then(|(s, v)| (s == side.index()).then_some(v))
+    }
+
+    /// Remembers the score of a search for `side`.
+    pub(crate) fn remember_score(&mut self, side: Side, score: i32) {
+        self.previous_score = Some((side.index(), score));
     }
 
     /// Moves `cell` toward `bonus`'s sign by `bonus`, less the more it already holds: the

@@ -201,6 +201,43 @@ pub struct Searcher<'a, P: SearchGame> {
     stopped: bool,
     rule: HistoryRule,
     root_depth: i32,
+    /// How the clock is read between iterations (see [`ClockSignals`]).
+    clock: ClockSignals,
+}
+
+/// What the iterations of a search say about how long to think: a best move that keeps
+/// changing or a score that falls asks for more time, a best move that has stood for many
+/// iterations for less. Only the soft limit (when to start another iteration) scales.
+#[derive(Clone, Debug, Default)]
+struct ClockSignals {
+    /// Changes of the best move at the root, halved at each new iteration.
+    best_changes: f64,
+    /// The last iteration in which a move other than the first took the lead at the root.
+    changed_at: i32,
+    /// The best score of each completed iteration.
+    scores: Vec<i32>,
+}
+
+impl ClockSignals {
+    /// The factor of the soft limit after an iteration of `depth` with the best score
+    /// `best`; `previous` is the previous search's score for the same side, if any.
+    fn scale(&self, depth: i32, best: i32, previous: Option<i32>) -> f64 {
+        let clip = |v: i32| v.clamp(-1000, 1000);
+        let best = clip(best);
+        let earlier = self
+            .scores
+            .len()
+            .checked_sub(4)
+            .map_or(best, |i| clip(self.scores[i]));
+        let fall = (clip(previous.unwrap_or(best)) - best) + (earlier - best);
+        let falling = (1.0 + f64::from(fall) / 60.0).clamp(0.8, 2.0);
+        let stable = if depth >= self.changed_at + 8 {
+            0.75
+        } else {
+            1.0
+        };
+        (falling * stable * (1.0 + self.best_changes)).min(3.0)
+    }
 }
 
 impl<'a, P: SearchGame> Searcher<'a, P> {
@@ -264,6 +301,7 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
             seldepth: 0,
             stopped: false,
             root_depth: 0,
+            clock: ClockSignals::default(),
         }
     }
 
@@ -289,6 +327,7 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
         let single = self.root_moves.len() == 1 && self.params.budget.soft.is_some();
         for depth in 1..=self.params.max_depth.max(1) {
             self.root_depth = depth;
+            self.clock.best_changes *= 0.5;
             for rm in &mut self.root_moves {
                 rm.prev_score = rm.score;
             }
@@ -357,9 +396,13 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
             }
             completed = lines;
             completed_depth = depth;
+            self.clock.scores.push(self.root_moves[0].score);
             if self.params.main_thread && self.iteration_limits_reached(depth, single) {
                 break;
             }
+        }
+        if let Some(first) = completed.first() {
+            self.tables.remember_score(self.root.turn(), first.score);
         }
         SearchOutcome {
             lines: completed,
@@ -399,7 +442,11 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
         if let Some(soft) = self.params.budget.soft {
             let elapsed = self.params.start.elapsed();
             // The next iteration takes longer than all before it: start it only with time.
-            if elapsed >= soft.mul_f64(0.6) {
+            let best = self.root_moves[0].score;
+            let scale = self
+                .clock
+                .scale(depth, best, self.tables.previous_score(self.root.turn()));
+            if elapsed >= soft.mul_f64(0.6 * scale) {
                 return true;
             }
         }
@@ -721,6 +768,10 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
             self.leave();
             if self.stopped {
                 return best;
+            }
+            if pv_idx == 0 && i > 0 && score > alpha {
+                self.clock.best_changes += 1.0;
+                self.clock.changed_at = depth;
             }
             let rm = &mut self.root_moves[i];
             if i == pv_idx || score > alpha {
@@ -1571,5 +1622,38 @@ mod tests {
             });
         }
         assert!(ends >= 5, "too few games ended by repetition: {ends}");
+    }
+
+    #[test]
+    fn the_clock_asks_for_more_time_when_the_score_falls_or_the_best_move_wavers() {
+        let steady = ClockSignals {
+            best_changes: 0.0,
+            changed_at: 2,
+            scores: vec![30, 32, 31, 30, 30, 31, 30, 30, 31, 30],
+        };
+        // A best move standing since depth 2, a steady score: less than the budget.
+        assert!(steady.scale(12, 30, Some(30)) < 1.0);
+        // The same, but the score fell 80 cp since the last search and since depth 9.
+        let falling = steady.scale(12, -50, Some(30));
+        assert!(falling >= 1.5, "{falling}");
+        // A fall seen only within this search counts too, less.
+        let within = steady.scale(12, -10, None);
+        assert!(within > 1.0 && within < falling, "{within}");
+        // A rising score never asks for less than a steady one much.
+        assert!(steady.scale(12, 300, Some(30)) >= 0.75 * 0.8 - 1e-9);
+        // The best move changed twice lately.
+        let wavering = ClockSignals {
+            best_changes: 2.0,
+            changed_at: 12,
+            ..steady.clone()
+        };
+        assert!(wavering.scale(12, 30, Some(30)) > 2.5);
+        // Bounded, whatever the signals, and mates do not count as falls of millions.
+        let worst = ClockSignals {
+            best_changes: 10.0,
+            changed_at: 12,
+            scores: vec![MATE_BOUND; 10],
+        };
+        assert_eq!(worst.scale(12, -MATE_BOUND, Some(MATE_BOUND)), 3.0);
     }
 }
