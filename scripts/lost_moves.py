@@ -1,0 +1,116 @@
+"""The moves that lost chuhe its Xiangqi games against Fairy-Stockfish, as a test suite.
+
+``find`` reads the PCN records of strength runs (``scripts/strength xiangqi``) and, in every
+game chuhe lost, has Fairy-Stockfish score each position where chuhe was to move
+(``--movetime`` ms, scores for chuhe). A move is kept when the score two plies later is at
+least ``--drop`` cp lower, the game was not already lost (score above −150) and
+Fairy-Stockfish preferred another move. The scan of a game stops once it is lost (below
+−400). Writes a JSON list of {fen, played, fsf_best, before, after, game, ply}.
+
+``check`` asks a chuhe binary for its move in each of those positions (a fresh search of
+``--movetime`` ms) and counts how often it still plays the losing move, and how often it plays
+Fairy-Stockfish's.
+
+    python3 scripts/lost_moves.py find target/strength/xiangqi-…/xiangqi --out lost.json
+    python3 scripts/lost_moves.py check lost.json --chuhe target/release/chuhe --movetime 400
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from misjudged_positions import UciEngine  # noqa: E402
+
+LOST = -400
+NOT_YET_LOST = -150
+
+
+def replay(chuhe: str, path: str) -> list[dict]:
+    """Every ply of a record, as `chuhe replay` prints it."""
+    out = subprocess.run(
+        [chuhe, "replay", "--game", "xiangqi", path], capture_output=True, text=True, check=True
+    )
+    return json.loads(out.stdout)
+
+
+def find(args: argparse.Namespace) -> int:
+    fsf = UciEngine([args.fsf], args.movetime)
+    found = []
+    for run in args.runs:
+        for path in sorted(glob.glob(os.path.join(run, "*.pcn"))):
+            record = json.load(open(path))
+            side = "first" if record["sides"]["first"]["name"] == "chuhe" else "second"
+            plies = replay(args.chuhe, path)
+            if plies[-1]["winner"] in (None, "none", side):
+                continue
+            previous = None
+            for i in range(8 if side == "first" else 9, len(plies) - 1, 2):
+                score, _, best = fsf.score(plies[i]["fen"])
+                score = max(-2000, min(2000, score))
+                if previous is not None:
+                    j, before, fsf_best = previous
+                    played = plies[j]["move"]["uci"]
+                    if before > NOT_YET_LOST and before - score >= args.drop and played != fsf_best:
+                        found.append(
+                            {
+                                "fen": plies[j]["fen"],
+                                "played": played,
+                                "fsf_best": fsf_best,
+                                "before": before,
+                                "after": score,
+                                "game": path,
+                                "ply": j,
+                            }
+                        )
+                        print(f"{path} ply {j}: {played} ({before} -> {score}), "
+                              f"Fairy-Stockfish {fsf_best}", flush=True)
+                if score < LOST:
+                    break
+                previous = (i, score, best)
+    fsf.close()
+    with open(args.out, "w") as f:
+        json.dump(found, f, indent=1)
+    print(f"{len(found)} losing moves written to {args.out}")
+    return 0
+
+
+def check(args: argparse.Namespace) -> int:
+    suite = json.load(open(args.suite))
+    chuhe = UciEngine([args.chuhe, "uci"], args.movetime)
+    repeated = agreed = 0
+    for row in suite:
+        _, _, best = chuhe.score(row["fen"])
+        repeated += best == row["played"]
+        agreed += best == row["fsf_best"]
+    chuhe.close()
+    print(f"{len(suite)} positions at {args.movetime} ms: the losing move {repeated}, "
+          f"Fairy-Stockfish's move {agreed}, another move {len(suite) - repeated - agreed}")
+    return 0
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="command", required=True)
+    f = sub.add_parser("find", help="find the losing moves of strength runs")
+    f.add_argument("runs", nargs="+", help="directories of PCN records")
+    f.add_argument("--out", required=True, help="the JSON file to write")
+    f.add_argument("--chuhe", default="target/release/chuhe", help="for `chuhe replay`")
+    f.add_argument("--fsf", default="/usr/games/fairy-stockfish")
+    f.add_argument("--movetime", type=int, default=150)
+    f.add_argument("--drop", type=int, default=150)
+    c = sub.add_parser("check", help="how often a chuhe binary still plays the losing moves")
+    c.add_argument("suite", help="a file written by `find`")
+    c.add_argument("--chuhe", default="target/release/chuhe")
+    c.add_argument("--movetime", type=int, default=400)
+    args = ap.parse_args()
+    return find(args) if args.command == "find" else check(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
