@@ -21,22 +21,13 @@ import argparse
 import glob
 import json
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from misjudged_positions import UciEngine  # noqa: E402
+from misjudged_positions import UciEngine, chuhe_side, replay  # noqa: E402
 
 LOST = -400
 NOT_YET_LOST = -150
-
-
-def replay(chuhe: str, path: str) -> list[dict]:
-    """Every ply of a record, as `chuhe replay` prints it."""
-    out = subprocess.run(
-        [chuhe, "replay", "--game", "xiangqi", path], capture_output=True, text=True, check=True
-    )
-    return json.loads(out.stdout)
 
 
 def find(args: argparse.Namespace) -> int:
@@ -45,7 +36,7 @@ def find(args: argparse.Namespace) -> int:
     for run in args.runs:
         for path in sorted(glob.glob(os.path.join(run, "*.pcn"))):
             record = json.load(open(path))
-            side = "first" if record["sides"]["first"]["name"] == "chuhe" else "second"
+            side = chuhe_side(record)
             plies = replay(args.chuhe, path)
             if plies[-1]["winner"] in (None, "none", side):
                 continue

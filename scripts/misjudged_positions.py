@@ -73,6 +73,19 @@ class UciEngine:
         self.proc.wait(timeout=10)
 
 
+def replay(chuhe: str, path: str) -> list[dict]:
+    """Every ply of a PCN record (position, FEN, move, result), as `chuhe replay` prints it."""
+    out = subprocess.run(
+        [chuhe, "replay", "--game", "xiangqi", path], capture_output=True, text=True, check=True
+    )
+    return json.loads(out.stdout)
+
+
+def chuhe_side(record: dict) -> str:
+    """The side ("first" or "second") chuhe played in a record of a strength run."""
+    return "first" if record["sides"]["first"]["name"] == "chuhe" else "second"
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("run", help="directory of PCN records (chuhe against fairy-stockfish)")
@@ -97,12 +110,8 @@ def main() -> int:
             continue
         if len(record["moves"]) >= args.max_plies:
             continue
-        side = "first" if record["sides"]["first"]["name"] == "chuhe" else "second"
-        replay = subprocess.run(
-            [args.chuhe, "replay", "--game", "xiangqi", path],
-            capture_output=True, text=True, check=True,
-        )
-        plies = json.loads(replay.stdout)
+        side = chuhe_side(record)
+        plies = replay(args.chuhe, path)
         winner = plies[-1]["winner"]
         if (winner == side) != args.won:
             continue
