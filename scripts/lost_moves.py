@@ -4,8 +4,9 @@
 game chuhe lost, has Fairy-Stockfish score each position where chuhe was to move
 (``--movetime`` ms, scores for chuhe). A move is kept when the score two plies later is at
 least ``--drop`` cp lower, the game was not already lost (score above −150) and
-Fairy-Stockfish preferred another move. The scan of a game stops once it is lost (below
-−400). Writes a JSON list of {fen, played, fsf_best, before, after, game, ply}.
+Fairy-Stockfish preferred another move (scores capped at ±2000, so a mate counts as a
+large score). The scan starts after the opening's first eight plies and stops once the game
+is lost (below −400). Writes a JSON list of {fen, played, fsf_best, before, after, game, ply}.
 
 ``check`` asks a chuhe binary for its move in each of those positions (a fresh search of
 ``--movetime`` ms) and counts how often it still plays the losing move, and how often it plays
@@ -28,6 +29,8 @@ from misjudged_positions import UciEngine, chuhe_side, replay  # noqa: E402
 
 LOST = -400
 NOT_YET_LOST = -150
+SCORE_CAP = 2000
+OPENING_PLIES = 8
 
 
 def find(args: argparse.Namespace) -> int:
@@ -35,15 +38,17 @@ def find(args: argparse.Namespace) -> int:
     found = []
     for run in args.runs:
         for path in sorted(glob.glob(os.path.join(run, "*.pcn"))):
-            record = json.load(open(path))
+            with open(path, encoding="utf-8") as f:
+                record = json.load(f)
             side = chuhe_side(record)
             plies = replay(args.chuhe, path)
             if plies[-1]["winner"] in (None, "none", side):
                 continue
             previous = None
-            for i in range(8 if side == "first" else 9, len(plies) - 1, 2):
+            first = OPENING_PLIES + (0 if side == "first" else 1)
+            for i in range(first, len(plies) - 1, 2):
                 score, _, best = fsf.score(plies[i]["fen"])
-                score = max(-2000, min(2000, score))
+                score = max(-SCORE_CAP, min(SCORE_CAP, score))
                 if previous is not None:
                     j, before, fsf_best = previous
                     played = plies[j]["move"]["uci"]
@@ -72,7 +77,8 @@ def find(args: argparse.Namespace) -> int:
 
 
 def check(args: argparse.Namespace) -> int:
-    suite = json.load(open(args.suite))
+    with open(args.suite, encoding="utf-8") as f:
+        suite = json.load(f)
     chuhe = UciEngine([args.chuhe, "uci"], args.movetime)
     repeated = agreed = 0
     for row in suite:
