@@ -87,6 +87,9 @@ pub trait SearchGame: GamePosition + crate::see::Exchange {
     /// A hash of the soldiers' placement (both sides): positions with the same key share
     /// a correction of their evaluation ([`crate::history`]).
     fn structure_key(&self) -> u64;
+    /// Plies played since the last capture when the game is drawn at 100 of them (the
+    /// move limit), `None` when its rules have no such limit.
+    fn plies_toward_move_limit(&self) -> Option<u32>;
 }
 
 /// Value of a terminal piece for ordering: more than all other material together.
@@ -141,6 +144,11 @@ impl SearchGame for xiongqi::Position {
 
     fn history_rule(&self) -> HistoryRule {
         HistoryRule::ForbiddenRepeat
+    }
+
+    #[inline]
+    fn plies_toward_move_limit(&self) -> Option<u32> {
+        Some(self.halfmove())
     }
 
     #[inline]
@@ -259,6 +267,11 @@ impl SearchGame for xiangqi::Position {
             xiangqi::RuleSet::Standard => HistoryRule::PerpetualCheck,
             xiangqi::RuleSet::Capture => HistoryRule::None,
         }
+    }
+
+    #[inline]
+    fn plies_toward_move_limit(&self) -> Option<u32> {
+        (self.rules() == xiangqi::RuleSet::Standard).then(|| self.halfmove())
     }
 
     #[inline]

@@ -141,6 +141,18 @@ struct PlyState<M> {
     null: bool,
 }
 
+/// An evaluation `v` scaled down linearly with the plies played toward the move limit
+/// (`plies`, drawn at 100; `None`: the game has no limit): at 50 plies it counts three
+/// quarters. A side ahead then prefers the capture that restarts the count to shuffling
+/// into the draw, a side behind the reverse.
+#[inline]
+fn damped_by_move_limit(v: i32, plies: Option<u32>) -> i32 {
+    match plies {
+        Some(p) if p > 0 => v * (200 - p.min(100) as i32) / 200,
+        _ => v,
+    }
+}
+
 /// Late-move reductions by depth and move number.
 fn reduction(depth: i32, moves: usize) -> i32 {
     if depth < 3 || moves < 2 {
@@ -806,7 +818,8 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
         }
     }
 
-    /// The raw evaluation `raw` of `pos` adjusted by the correction history.
+    /// The raw evaluation `raw` of `pos` adjusted by the correction history, then drawn
+    /// toward a draw as the move limit nears (see [`damped_by_move_limit`]).
     #[inline]
     fn corrected(&self, pos: &P, raw: i32) -> i32 {
         if self.params.material_only {
@@ -815,7 +828,8 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
         let c = self
             .tables
             .correction(pos.turn().index(), pos.structure_key());
-        (raw + c).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        let v = damped_by_move_limit(raw + c, pos.plies_toward_move_limit());
+        v.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     fn outcome_score(o: NodeOutcome, ply: usize) -> i32 {
@@ -1655,5 +1669,25 @@ mod tests {
             scores: vec![MATE_BOUND; 10],
         };
         assert_eq!(worst.scale(12, -MATE_BOUND, Some(MATE_BOUND)), 3.0);
+    }
+
+    #[test]
+    fn the_evaluation_is_drawn_toward_a_draw_as_the_move_limit_nears() {
+        assert_eq!(damped_by_move_limit(400, None), 400);
+        assert_eq!(damped_by_move_limit(400, Some(0)), 400);
+        assert_eq!(damped_by_move_limit(400, Some(50)), 300);
+        assert_eq!(damped_by_move_limit(-400, Some(50)), -300);
+        assert_eq!(damped_by_move_limit(400, Some(100)), 200);
+        assert_eq!(damped_by_move_limit(400, Some(u32::MAX)), 200);
+        // Standard Xiangqi and Xiongqi have the limit; the capture-the-king rules do not.
+        let fen = "3k5/9/9/9/r8/9/9/9/9/R3K4 w - - 40 30";
+        let standard = xiangqi::Position::from_text(fen, xiangqi::RuleSet::Standard).unwrap();
+        assert_eq!(standard.plies_toward_move_limit(), Some(40));
+        let capture = xiangqi::Position::from_text(fen, xiangqi::RuleSet::Capture).unwrap();
+        assert_eq!(capture.plies_toward_move_limit(), None);
+        assert_eq!(
+            xiongqi::Position::start().plies_toward_move_limit(),
+            Some(0)
+        );
     }
 }
