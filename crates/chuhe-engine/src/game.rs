@@ -88,7 +88,9 @@ pub trait SearchGame: GamePosition + crate::see::Exchange {
     /// a correction of their evaluation ([`crate::history`]).
     fn structure_key(&self) -> u64;
     /// Plies played since the last capture when the game is drawn at 100 of them (the
-    /// move limit), `None` when its rules have no such limit.
+    /// move limit), `None` when no capture restarts the count (the capture-the-king rules
+    /// draw at the 100th ply of the game, C4). For the search's evaluation only: standard
+    /// Xiangqi's allowance for checks (S4) is the arbiter's, not counted here.
     fn plies_toward_move_limit(&self) -> Option<u32>;
 }
 
