@@ -19,7 +19,6 @@ use std::sync::RwLock;
 
 pub mod tune;
 pub mod xiangqi;
-pub mod xiangqi_endgame;
 mod xiangqi_weights;
 pub mod xiongqi;
 mod xiongqi_weights;

@@ -6,8 +6,7 @@
 //! soldiers; blocked legs) and cannons, the general's safety (enemy pieces aiming at the
 //! palace against the advisors and elephants left), cannons on the enemy general's file or
 //! rank with their screens, chariots on open files, connected soldiers, hanging and
-//! threatened pieces, and a tempo bonus. Red is the first player. The sum is then scaled
-//! toward a draw in endings the material cannot win ([`super::xiangqi_endgame`]).
+//! threatened pieces, and a tempo bonus. Red is the first player.
 
 use chuhe::xiangqi::{
     elephant_attacks, horse_attacks, palace, rook_attacks, squares, Position, Role, Square,
@@ -17,8 +16,8 @@ use chuhe::Side;
 
 use super::xiangqi_weights::WEIGHTS;
 use super::{
-    layout, pack_table, taper, xiangqi_endgame, Accumulator, Block, Evaluation, PackedSum, Weight,
-    WeightSum, WeightsOverride,
+    layout, pack_table, taper, Accumulator, Block, Evaluation, PackedSum, Weight, WeightSum,
+    WeightsOverride,
 };
 
 layout! {
@@ -134,7 +133,7 @@ fn evaluate_packed(pos: &Position, packed: &[i64]) -> i32 {
     let mut sum = PackedSum::new(packed);
     let phase = features(pos, &mut sum);
     let (mg, eg) = sum.halves();
-    let v = xiangqi_endgame::scaled(pos, taper(mg, eg, phase, PHASE_MAX), phase);
+    let v = taper(mg, eg, phase, PHASE_MAX);
     if pos.turn() == Side::First {
         v
     } else {
@@ -148,7 +147,7 @@ fn evaluate_packed(pos: &Position, packed: &[i64]) -> i32 {
 pub fn evaluate_with(pos: &Position, weights: &[Weight]) -> i32 {
     let mut sum = WeightSum::new(weights);
     let phase = features(pos, &mut sum);
-    let v = xiangqi_endgame::scaled(pos, taper(sum.mg, sum.eg, phase, PHASE_MAX), phase);
+    let v = taper(sum.mg, sum.eg, phase, PHASE_MAX);
     if pos.turn() == Side::First {
         v
     } else {
