@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use chuhe::{xiangqi, xiongqi, GameKind};
 use chuhe_engine::eval::tune::{self, Dataset, OptimiseSettings, PlaySettings};
-use chuhe_engine::eval::{Evaluation, Weight};
+use chuhe_engine::eval::{Block, Evaluation, Weight};
 
 const USAGE: &str = "\
 usage: tune --game xiangqi|xiongqi [options]
@@ -32,6 +32,8 @@ usage: tune --game xiangqi|xiongqi [options]
   --validation N        keep every N-th game for validation (0: none) [10]
   --score-weight X      fit to (1 - X) * result + X * the expected result of the reference
                         score in the data's fourth column (chuhe-match's `label`) [0]
+  --only B,B…           fit only these blocks (names as the weights file writes them,
+                        e.g. KING_ATTACKERS); the others keep their values [all]
   --from-initial        start from the hand-set weights instead of the compiled ones
   --no-write            do not rewrite the weights file
   --match PAIRS         then play PAIRS pairs of games: the newest weights (tuned in this
@@ -55,6 +57,7 @@ struct Args {
     l2: f64,
     validation: u64,
     score_weight: f64,
+    only: Vec<String>,
     from_initial: bool,
     write: bool,
     pairs: u64,
@@ -78,6 +81,7 @@ fn parse_args() -> Result<Args, String> {
         l2: 0.0,
         validation: 10,
         score_weight: 0.0,
+        only: Vec::new(),
         from_initial: false,
         write: true,
         pairs: 0,
@@ -113,6 +117,9 @@ fn parse_args() -> Result<Args, String> {
             "--l2" => a.l2 = num(&flag, value()?)?,
             "--validation" => a.validation = num(&flag, value()?)?,
             "--score-weight" => a.score_weight = num(&flag, value()?)?,
+            "--only" => {
+                a.only = value()?.split(',').map(|b| b.trim().to_string()).collect();
+            }
             "--from-initial" => a.from_initial = true,
             "--no-write" => a.write = false,
             "--match" => a.pairs = num(&flag, value()?)?,
@@ -153,6 +160,26 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Which parameters `--only` leaves free to change (every one when `only` is empty).
+fn free_mask(blocks: &[Block], only: &[String]) -> Result<Vec<bool>, String> {
+    if only.is_empty() {
+        return Ok(Vec::new());
+    }
+    let params = blocks.iter().map(|b| b.start + b.len).max().unwrap_or(0);
+    let mut free = vec![false; params];
+    for name in only {
+        let Some(block) = blocks.iter().find(|b| b.name == name) else {
+            let names: Vec<&str> = blocks.iter().map(|b| b.name).collect();
+            return Err(format!(
+                "--only: no block {name:?} (blocks: {})",
+                names.join(", ")
+            ));
+        };
+        free[block.start..block.start + block.len].fill(true);
+    }
+    Ok(free)
 }
 
 fn weights_path<P: Evaluation>() -> PathBuf {
@@ -212,6 +239,8 @@ fn run<P: Evaluation>(args: &Args, config: P::Config) -> Result<(), String> {
         bench_eval::<P>(config);
         return Ok(());
     }
+    // A misspelt block name fails before any work.
+    let free = free_mask(P::BLOCKS, &args.only)?;
     let data_path = args.data.clone().unwrap_or_else(|| {
         PathBuf::from(env!("CARGO_MANIFEST_DIR"))
             .join("../../target/tune")
@@ -325,6 +354,7 @@ fn run<P: Evaluation>(args: &Args, config: P::Config) -> Result<(), String> {
             epochs: args.epochs,
             learning_rate: args.lr,
             l2: args.l2,
+            free: free.clone(),
         };
         let found = tune::optimise(&data, &start, k, &opt, |epoch, train, validation| {
             if epoch % 200 == 0 || epoch == args.epochs {

@@ -374,9 +374,26 @@ fn dataset_loads_and_the_fit_improves_on_a_toy_set() {
         epochs: 50,
         learning_rate: 2.0,
         l2: 0.0,
+        free: Vec::new(),
     };
     let found = tune::optimise(&data, &w, k, &settings, |_, _, _| {});
     assert_eq!(found.epoch, 50);
+    assert!(data.mse(&found.weights, k, false) <= before);
+
+    // Only the material block free: it moves, every other parameter keeps its value.
+    let material = eval::xiangqi::BLOCKS
+        .iter()
+        .find(|b| b.name == "MATERIAL")
+        .unwrap();
+    let mut free = vec![false; w.len()];
+    free[material.start..material.start + material.len].fill(true);
+    let only_material = tune::OptimiseSettings { free, ..settings };
+    let found = tune::optimise(&data, &w, k, &only_material, |_, _, _| {});
+    let moved: Vec<usize> = (0..w.len()).filter(|&i| found.weights[i] != w[i]).collect();
+    assert!(!moved.is_empty());
+    assert!(moved
+        .iter()
+        .all(|i| (material.start..material.start + material.len).contains(i)));
     assert!(data.mse(&found.weights, k, false) <= before);
 }
 

@@ -561,6 +561,9 @@ pub struct OptimiseSettings {
     pub learning_rate: f64,
     /// Pull toward the starting weights (L2, per parameter; 0: none).
     pub l2: f64,
+    /// Per parameter, whether it may change (empty: all may); the others keep their
+    /// starting value and the free ones are fitted around them.
+    pub free: Vec<bool>,
 }
 
 impl Default for OptimiseSettings {
@@ -569,6 +572,7 @@ impl Default for OptimiseSettings {
             epochs: 2000,
             learning_rate: 1.0,
             l2: 0.0,
+            free: Vec::new(),
         }
     }
 }
@@ -631,6 +635,9 @@ pub fn optimise(
         let t = f64::from(epoch);
         let (c1, c2) = (1.0 - b1.powf(t), 1.0 - b2.powf(t));
         for i in 0..n {
+            if settings.free.get(i) == Some(&false) {
+                continue;
+            }
             for j in 0..2 {
                 let mut g = grad[i][j];
                 if g == 0.0 && m[i][j] == 0.0 {
