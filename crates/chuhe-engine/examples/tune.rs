@@ -354,7 +354,7 @@ fn run<P: Evaluation>(args: &Args, config: P::Config) -> Result<(), String> {
             epochs: args.epochs,
             learning_rate: args.lr,
             l2: args.l2,
-            free: free.clone(),
+            free,
         };
         let found = tune::optimise(&data, &start, k, &opt, |epoch, train, validation| {
             if epoch % 200 == 0 || epoch == args.epochs {
