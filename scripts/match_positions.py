@@ -34,7 +34,11 @@ def main() -> int:
     written = 0
     for folder in args.dirs:
         for record in sorted(folder.glob("*.pcn")):
-            pcn = json.loads(record.read_text())
+            try:
+                pcn = json.loads(record.read_text())
+            except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+                print(f"{record}: not a readable PCN record ({e}); left out", file=sys.stderr)
+                continue
             winner = pcn.get("winner")
             if pcn.get("status") is None:
                 continue  # an unfinished record has no result to learn from

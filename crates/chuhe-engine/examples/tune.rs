@@ -167,7 +167,7 @@ fn free_mask(blocks: &[Block], only: &[String]) -> Result<Vec<bool>, String> {
     if only.is_empty() {
         return Ok(Vec::new());
     }
-    let params = blocks.iter().map(|b| b.start + b.len).max().unwrap_or(0);
+    let params = blocks.iter().map(|b| b.end()).max().unwrap_or(0);
     let mut free = vec![false; params];
     for name in only {
         let Some(block) = blocks.iter().find(|b| b.name == name) else {
@@ -177,7 +177,7 @@ fn free_mask(blocks: &[Block], only: &[String]) -> Result<Vec<bool>, String> {
                 names.join(", ")
             ));
         };
-        free[block.start..block.start + block.len].fill(true);
+        free[block.start..block.end()].fill(true);
     }
     Ok(free)
 }

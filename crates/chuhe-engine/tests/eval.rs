@@ -386,14 +386,14 @@ fn dataset_loads_and_the_fit_improves_on_a_toy_set() {
         .find(|b| b.name == "MATERIAL")
         .unwrap();
     let mut free = vec![false; w.len()];
-    free[material.start..material.start + material.len].fill(true);
+    free[material.start..material.end()].fill(true);
     let only_material = tune::OptimiseSettings { free, ..settings };
     let found = tune::optimise(&data, &w, k, &only_material, |_, _, _| {});
     let moved: Vec<usize> = (0..w.len()).filter(|&i| found.weights[i] != w[i]).collect();
     assert!(!moved.is_empty());
     assert!(moved
         .iter()
-        .all(|i| (material.start..material.start + material.len).contains(i)));
+        .all(|i| (material.start..material.end()).contains(i)));
     assert!(data.mse(&found.weights, k, false) <= before);
 }
 
