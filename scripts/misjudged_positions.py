@@ -55,9 +55,14 @@ class UciEngine:
 
     def score(self, fen: str) -> tuple[int, int, str]:
         """(score for the side to move, mates as ±MATE; depth; best move)."""
+        return self.go(f"fen {fen}", f"movetime {self.movetime}")
+
+    def go(self, position: str, limit: str) -> tuple[int, int, str]:
+        """A fresh search (`ucinewgame`) of `position fen … [moves …]` under a `go` limit:
+        (the last exact score for the side to move, mates as ±MATE; its depth; best move)."""
         self.send("ucinewgame")
-        self.send(f"position fen {fen}")
-        self.send(f"go movetime {self.movetime}")
+        self.send(f"position {position}")
+        self.send(f"go {limit}")
         lines = self.read_until("bestmove")
         score, depth = 0, 0
         for line in lines:
