@@ -19,13 +19,12 @@ Fairy-Stockfish's.
 from __future__ import annotations
 
 import argparse
-import glob
 import json
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from misjudged_positions import UciEngine, chuhe_side, replay  # noqa: E402
+from misjudged_positions import UciEngine, replayed_records  # noqa: E402
 
 LOST = -400
 NOT_YET_LOST = -150
@@ -36,39 +35,34 @@ OPENING_PLIES = 8
 def find(args: argparse.Namespace) -> int:
     fsf = UciEngine([args.fsf], args.movetime)
     found = []
-    for run in args.runs:
-        for path in sorted(glob.glob(os.path.join(run, "*.pcn"))):
-            with open(path, encoding="utf-8") as f:
-                record = json.load(f)
-            side = chuhe_side(record)
-            plies = replay(args.chuhe, path)
-            if plies[-1]["winner"] in (None, "none", side):
-                continue
-            previous = None
-            first = OPENING_PLIES + (0 if side == "first" else 1)
-            for i in range(first, len(plies) - 1, 2):
-                score, _, best = fsf.score(plies[i]["fen"])
-                score = max(-SCORE_CAP, min(SCORE_CAP, score))
-                if previous is not None:
-                    j, before, fsf_best = previous
-                    played = plies[j]["move"]["uci"]
-                    if before > NOT_YET_LOST and before - score >= args.drop and played != fsf_best:
-                        found.append(
-                            {
-                                "fen": plies[j]["fen"],
-                                "played": played,
-                                "fsf_best": fsf_best,
-                                "before": before,
-                                "after": score,
-                                "game": path,
-                                "ply": j,
-                            }
-                        )
-                        print(f"{path} ply {j}: {played} ({before} -> {score}), "
-                              f"Fairy-Stockfish {fsf_best}", flush=True)
-                if score < LOST:
-                    break
-                previous = (i, score, best)
+    for path, side, plies in replayed_records(args.runs, args.chuhe):
+        if plies[-1]["winner"] in (None, "none", side):
+            continue
+        previous = None
+        first = OPENING_PLIES + (0 if side == "first" else 1)
+        for i in range(first, len(plies) - 1, 2):
+            score, _, best = fsf.score(plies[i]["fen"])
+            score = max(-SCORE_CAP, min(SCORE_CAP, score))
+            if previous is not None:
+                j, before, fsf_best = previous
+                played = plies[j]["move"]["uci"]
+                if before > NOT_YET_LOST and before - score >= args.drop and played != fsf_best:
+                    found.append(
+                        {
+                            "fen": plies[j]["fen"],
+                            "played": played,
+                            "fsf_best": fsf_best,
+                            "before": before,
+                            "after": score,
+                            "game": path,
+                            "ply": j,
+                        }
+                    )
+                    print(f"{path} ply {j}: {played} ({before} -> {score}), "
+                          f"Fairy-Stockfish {fsf_best}", flush=True)
+            if score < LOST:
+                break
+            previous = (i, score, best)
     fsf.close()
     with open(args.out, "w") as f:
         json.dump(found, f, indent=1)

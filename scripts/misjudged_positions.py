@@ -86,6 +86,16 @@ def replay(chuhe: str, path: str) -> list[dict]:
     return json.loads(out.stdout)
 
 
+def replayed_records(runs: list[str], chuhe: str):
+    """Every PCN record of the strength runs `runs` (directories), in order, as
+    (path, the side chuhe played, the replayed plies)."""
+    for run in runs:
+        for path in sorted(glob.glob(f"{run}/*.pcn")):
+            with open(path, encoding="utf-8") as f:
+                record = json.load(f)
+            yield path, chuhe_side(record), replay(chuhe, path)
+
+
 def chuhe_side(record: dict) -> str:
     """The side ("first" or "second") chuhe played in a record of a strength run."""
     return "first" if record["sides"]["first"]["name"] == "chuhe" else "second"

@@ -26,7 +26,6 @@ its 95% interval.
 from __future__ import annotations
 
 import argparse
-import glob
 import json
 import os
 import random
@@ -34,7 +33,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from misjudged_positions import UciEngine, chuhe_side, replay  # noqa: E402
+from misjudged_positions import UciEngine, replayed_records  # noqa: E402
 
 CAP = 2000
 MAX_LOSS = 1000
@@ -42,15 +41,10 @@ MAX_LOSS = 1000
 
 def sample(args: argparse.Namespace) -> int:
     found = []
-    for run in args.runs:
-        for path in sorted(glob.glob(os.path.join(run, "*.pcn"))):
-            with open(path, encoding="utf-8") as f:
-                record = json.load(f)
-            side = chuhe_side(record)
-            plies = replay(args.chuhe, path)
-            first = args.from_ply + (0 if side == "first" else 1)
-            for i in range(first, min(args.to_ply, len(plies) - 1), 2):
-                found.append({"fen": plies[i]["fen"], "game": path, "ply": i})
+    for path, side, plies in replayed_records(args.runs, args.chuhe):
+        first = args.from_ply + (0 if side == "first" else 1)
+        for i in range(first, min(args.to_ply, len(plies) - 1), 2):
+            found.append({"fen": plies[i]["fen"], "game": path, "ply": i})
     rng = random.Random(args.seed)
     chosen = rng.sample(found, min(args.count, len(found)))
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
