@@ -88,12 +88,21 @@ def replay(chuhe: str, path: str) -> list[dict]:
 
 def replayed_records(runs: list[str], chuhe: str):
     """Every PCN record of the strength runs `runs` (directories), in order, as
-    (path, the side chuhe played, the replayed plies)."""
+    (path, the side chuhe played, the replayed plies). A record that cannot be read or
+    replayed is reported on stderr and left out."""
     for run in runs:
         for path in sorted(glob.glob(f"{run}/*.pcn")):
-            with open(path, encoding="utf-8") as f:
-                record = json.load(f)
-            yield path, chuhe_side(record), replay(chuhe, path)
+            try:
+                with open(path, encoding="utf-8") as f:
+                    record = json.load(f)
+                side = chuhe_side(record)
+                plies = replay(chuhe, path)
+            except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError,
+                    subprocess.CalledProcessError) as e:
+                print(f"{path}: not a readable strength-run record ({e}); left out",
+                      file=sys.stderr)
+                continue
+            yield path, side, plies
 
 
 def chuhe_side(record: dict) -> str:

@@ -45,6 +45,9 @@ def sample(args: argparse.Namespace) -> int:
         first = args.from_ply + (0 if side == "first" else 1)
         for i in range(first, min(args.to_ply, len(plies) - 1), 2):
             found.append({"fen": plies[i]["fen"], "game": path, "ply": i})
+    if not found:
+        raise SystemExit("no positions: no readable records of strength runs in " +
+                         ", ".join(args.runs))
     rng = random.Random(args.seed)
     chosen = rng.sample(found, min(args.count, len(found)))
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
@@ -54,17 +57,35 @@ def sample(args: argparse.Namespace) -> int:
     return 0
 
 
+def read_json(path: str, what: str):
+    """The JSON in `path`; a SystemExit that names the file and says what is wrong."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        raise SystemExit(f"{path}: not a readable {what} ({e})") from None
+
+
+def read_moves(path: str, count: int) -> list[str]:
+    """The moves of a `--moves-out` file, one for each of `count` positions."""
+    moves = read_json(path, "moves file")
+    if not isinstance(moves, list) or len(moves) != count:
+        raise SystemExit(f"{path}: expected a list of {count} moves, one per position")
+    return moves
+
+
 def judge(args: argparse.Namespace) -> int:
-    with open(args.positions, encoding="utf-8") as f:
-        positions = json.load(f)
+    positions = read_json(args.positions, "positions file (from `sample`)")
+    if not isinstance(positions, list) or not all(isinstance(p, dict) and "fen" in p
+                                                  for p in positions):
+        raise SystemExit(f"{args.positions}: expected a list of {{\"fen\": …}} entries")
     cache_path = args.cache or os.path.splitext(args.positions)[0] + f"-fsf-d{args.depth}.json"
     cache: dict[str, int] = {}
     if os.path.exists(cache_path):
-        with open(cache_path, encoding="utf-8") as f:
-            cache = json.load(f)
+        cache = read_json(cache_path, "verdict cache")
+    other = read_moves(args.against, len(positions)) if args.against else None
     if args.moves_in:
-        with open(args.moves_in, encoding="utf-8") as f:
-            moves = json.load(f)
+        moves = read_moves(args.moves_in, len(positions))
     else:
         chuhe = UciEngine([args.chuhe, "uci"], 0)
         moves = [chuhe.go(f"fen {p['fen']}", f"nodes {args.nodes}")[2] for p in positions]
@@ -90,14 +111,7 @@ def judge(args: argparse.Namespace) -> int:
         return max(0, min(MAX_LOSS, cache[root_key] - cache[key]))
 
     losses = [loss(p, move) for p, move in zip(positions, moves)]
-    other = None
-    if args.against:
-        with open(args.against, encoding="utf-8") as f:
-            other = json.load(f)
-        if len(other) != len(positions):
-            print(f"{args.against} holds {len(other)} moves for {len(positions)} positions",
-                  file=sys.stderr)
-            return 2
+    if other is not None:
         other_losses = [loss(p, move) for p, move in zip(positions, other)]
     fsf.close()
     with open(cache_path, "w") as f:
