@@ -355,6 +355,56 @@ fn quiet_leaf<P: SearchGame>(pos: &P, alpha: i32, beta: i32, depth: u32, leaf: &
     alpha
 }
 
+/// One line of a data file made ready for fitting: the quiet leaf of the position's capture
+/// search, with the line's labels.
+#[derive(Clone, Debug)]
+pub struct QuietSample<P> {
+    /// The game's number (the validation split goes by it).
+    pub game: u64,
+    /// The game's result for the first player (1, ½ or 0).
+    pub result: f64,
+    /// A reference engine's score in centipawns (first player's view), when the line has one.
+    pub reference: Option<f64>,
+    /// The quiet position whose evaluation stands for the line's position.
+    pub leaf: P,
+    /// Whether a capture search changed the position (`leaf` is not the line's position).
+    pub resolved: bool,
+}
+
+impl<P: Evaluation> QuietSample<P> {
+    /// Reads one line of [`generate`] (`game`, `result`, position, optional reference score,
+    /// tab-separated) for the rule set `config`. `None` for a line that cannot be used:
+    /// unreadable, the side to move in check, or a capture search that ends in check or
+    /// decides the game.
+    pub fn parse(line: &str, config: P::Config) -> Option<QuietSample<P>> {
+        let mut fields = line.splitn(4, '\t');
+        let game = fields.next()?.parse::<u64>().ok()?;
+        let result = fields.next()?.parse::<f64>().ok()?;
+        let feen = fields.next()?;
+        let reference = match fields.next() {
+            None => None,
+            Some(score) => Some(score.parse::<f64>().ok()?),
+        };
+        let pos = P::from_text(feen, config).ok()?;
+        if pos.is_check() {
+            return None;
+        }
+        let mut leaf = pos.clone();
+        let v = quiet_leaf(&pos, -30_000, 30_000, 12, &mut leaf);
+        if v.abs() >= 20_000 || leaf.is_check() {
+            return None;
+        }
+        let resolved = !leaf.same_identity(&pos);
+        Some(QuietSample {
+            game,
+            result,
+            reference,
+            leaf,
+            resolved,
+        })
+    }
+}
+
 impl Dataset {
     /// Reads the lines of [`generate`] for the game of `P` (rule set `config`), keeping every
     /// `validation_every`-th game apart for validation (0: none).
@@ -372,40 +422,18 @@ impl Dataset {
         for line in input.lines() {
             let line = line?;
             data.lines += 1;
-            let mut fields = line.splitn(4, '\t');
-            let (Some(game), Some(result), Some(feen)) =
-                (fields.next(), fields.next(), fields.next())
+            let Some(QuietSample {
+                game,
+                result,
+                reference,
+                leaf,
+                resolved,
+            }) = QuietSample::<P>::parse(&line, config)
             else {
                 data.skipped += 1;
                 continue;
             };
-            let (Ok(game), Ok(result)) = (game.parse::<u64>(), result.parse::<f64>()) else {
-                data.skipped += 1;
-                continue;
-            };
-            let reference = match fields.next().map(str::parse::<f64>) {
-                None => None,
-                Some(Ok(score)) => Some(score),
-                Some(Err(_)) => {
-                    data.skipped += 1;
-                    continue;
-                }
-            };
-            let Ok(pos) = P::from_text(feen, config) else {
-                data.skipped += 1;
-                continue;
-            };
-            if pos.is_check() {
-                data.skipped += 1;
-                continue;
-            }
-            let mut leaf = pos.clone();
-            let v = quiet_leaf(&pos, -30_000, 30_000, 12, &mut leaf);
-            if v.abs() >= 20_000 || leaf.is_check() {
-                data.skipped += 1;
-                continue;
-            }
-            if !leaf.same_identity(&pos) {
+            if resolved {
                 data.resolved += 1;
             }
             fv.clear();
