@@ -6,13 +6,13 @@
 //! ```
 
 use std::fs::{self, File};
-use std::io::{BufReader, BufWriter};
+use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
 use chuhe::{xiangqi, xiongqi, GameKind};
-use chuhe_engine::eval::tune::{self, Dataset, OptimiseSettings, PlaySettings};
+use chuhe_engine::eval::tune::{self, Dataset, OptimiseSettings, PlaySettings, QuietSample};
 use chuhe_engine::eval::{Block, Evaluation, Weight};
 
 const USAGE: &str = "\
@@ -40,6 +40,8 @@ usage: tune --game xiangqi|xiongqi [options]
                         run, else the compiled ones) against the hand-set ones [0]
   --match-nodes N       nodes per move in the match [the --nodes value]
   --against-compiled    the match opponent is the compiled table, not the hand-set one
+  --dump-net PATH       (xiangqi) write the data's quiet positions for the network's trainer
+                        (scripts/train_xiangqi_net.py) to PATH and stop
 ";
 
 struct Args {
@@ -63,6 +65,7 @@ struct Args {
     pairs: u64,
     match_nodes: Option<u64>,
     against_compiled: bool,
+    dump_net: Option<PathBuf>,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -87,6 +90,7 @@ fn parse_args() -> Result<Args, String> {
         pairs: 0,
         match_nodes: None,
         against_compiled: false,
+        dump_net: None,
     };
     let mut game = None;
     let mut it = std::env::args().skip(1);
@@ -122,6 +126,7 @@ fn parse_args() -> Result<Args, String> {
             }
             "--from-initial" => a.from_initial = true,
             "--no-write" => a.write = false,
+            "--dump-net" => a.dump_net = Some(PathBuf::from(value()?)),
             "--match" => a.pairs = num(&flag, value()?)?,
             "--match-nodes" => a.match_nodes = Some(num(&flag, value()?)?),
             "--against-compiled" => a.against_compiled = true,
@@ -150,6 +155,7 @@ fn main() -> ExitCode {
         }
     };
     let result = match args.game {
+        _ if args.dump_net.is_some() => dump_net(&args),
         GameKind::Xiongqi => run::<xiongqi::Position>(&args, ()),
         _ => run::<xiangqi::Position>(&args, xiangqi::RuleSet::Standard),
     };
@@ -160,6 +166,52 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `--dump-net`: the quiet leaf of every usable line of the Xiangqi data file, one per line
+/// for `scripts/train_xiangqi_net.py`: the game's number, its result, the reference score
+/// (`-` when the line has none), the evaluation without the network (first player's view),
+/// and the 90 points a1, b1, … i10 as `0` (empty) or 1 + the piece's index (side × 7 + role).
+fn dump_net(args: &Args) -> Result<(), String> {
+    if args.game == GameKind::Xiongqi {
+        return Err("--dump-net: the network is Xiangqi's (--game xiangqi)".to_string());
+    }
+    let (Some(data), Some(out)) = (&args.data, &args.dump_net) else {
+        return Err("--dump-net needs --data (the labelled positions)".to_string());
+    };
+    let input = File::open(data).map_err(|e| format!("{}: {e}", data.display()))?;
+    let file = File::create(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let mut w = BufWriter::new(file);
+    let (mut kept, mut skipped) = (0u64, 0u64);
+    let write_err = |e: std::io::Error| format!("{}: {e}", out.display());
+    for line in BufReader::new(input).lines() {
+        let line = line.map_err(|e| format!("{}: {e}", data.display()))?;
+        let Some(s) = QuietSample::<xiangqi::Position>::parse(&line, xiangqi::RuleSet::Standard)
+        else {
+            skipped += 1;
+            continue;
+        };
+        let linear = chuhe_engine::eval::xiangqi::evaluate_linear(&s.leaf);
+        let points: Vec<String> = xiangqi::Square::all()
+            .map(|sq| s.leaf.piece_at(sq).map_or(0, |p| p.index() + 1).to_string())
+            .collect();
+        let reference = s.reference.map_or("-".to_string(), |r| r.to_string());
+        writeln!(
+            w,
+            "{}\t{}\t{reference}\t{linear}\t{}",
+            s.game,
+            s.result,
+            points.join(",")
+        )
+        .map_err(write_err)?;
+        kept += 1;
+    }
+    w.flush().map_err(write_err)?;
+    eprintln!(
+        "{kept} positions written to {} ({skipped} lines left out)",
+        out.display()
+    );
+    Ok(())
 }
 
 /// Which parameters `--only` leaves free to change (every one when `only` is empty).

@@ -19,6 +19,7 @@ use std::sync::RwLock;
 
 pub mod tune;
 pub mod xiangqi;
+pub mod xiangqi_net;
 mod xiangqi_weights;
 pub mod xiongqi;
 mod xiongqi_weights;

@@ -118,7 +118,8 @@ static PACKED: [i64; PARAMS] = pack_table(&WEIGHTS);
 /// The run-time replacement of the weights, for experiments.
 static OVERRIDE: WeightsOverride = WeightsOverride::new();
 
-/// The evaluation from the side to move's point of view, in centipawns.
+/// The evaluation from the side to move's point of view, in centipawns: the weighted terms
+/// plus the network's correction ([`super::xiangqi_net`]).
 #[inline]
 pub fn evaluate(pos: &Position) -> i32 {
     if let Some(v) = OVERRIDE.with(PARAMS, |w| evaluate_packed(pos, w)) {
@@ -133,12 +134,21 @@ fn evaluate_packed(pos: &Position, packed: &[i64]) -> i32 {
     let mut sum = PackedSum::new(packed);
     let phase = features(pos, &mut sum);
     let (mg, eg) = sum.halves();
-    let v = taper(mg, eg, phase, PHASE_MAX);
+    let v = taper(mg, eg, phase, PHASE_MAX) + super::xiangqi_net::correction(pos);
     if pos.turn() == Side::First {
         v
     } else {
         -v
     }
+}
+
+/// The compiled weighted terms alone, without the network, from the first player's point of
+/// view: what the network's trainer corrects (`tune --dump-net`).
+pub fn evaluate_linear(pos: &Position) -> i32 {
+    let mut sum = PackedSum::new(&PACKED);
+    let phase = features(pos, &mut sum);
+    let (mg, eg) = sum.halves();
+    taper(mg, eg, phase, PHASE_MAX)
 }
 
 /// The evaluation from the side to move's point of view under `weights` (the compiled

@@ -1,0 +1,325 @@
+#!/usr/bin/env python3
+"""Trains the Xiangqi evaluation's network: a correction added to the weighted terms.
+
+The network has one hidden layer over (piece, point) features, 14 × 90 inputs, and is
+evaluated from both sides with the same weights: N(board) = h(board) − h(board seen from
+Black), where h(x) = w2 · clamp(W1 x + b1, 0, 1). So the correction changes sign when the
+colours are swapped, as the evaluation must. It is fitted the way the Texel tuner fits the
+weighted terms (docs/TUNING.md): the mean squared error of σ(K · (linear + N) / 400) against
+(1 − X) · result + X · σ(K_ref · reference / 400), with the linear evaluation as it is, K
+fitted to it first, every position also seen mirrored left to right, every 10th game held out
+for validation, and the epoch with the lowest validation error written out.
+
+The input comes from the tuner (`tune --dump-net`, one quiet position per line); the output
+is `crates/chuhe-engine/src/eval/xiangqi_net_weights.rs`, the network's weights as integers
+(`crates/chuhe-engine/src/eval/xiangqi_net.rs` reads them):
+
+    cargo run --release -p chuhe-engine --example tune -- --game xiangqi \\
+        --data target/tune/xiangqi-fsf8.txt --dump-net target/tune/xiangqi-net.txt
+    python3 scripts/train_xiangqi_net.py target/tune/xiangqi-net.txt --epochs 8
+
+Needs numpy only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+POINTS = 90
+PIECES = 14
+INPUTS = PIECES * POINTS
+# Points a1..i10 (index rank × 9 + file) seen from the other side: rank r becomes 9 − r.
+FLIP_RANK = np.array([(9 - p // 9) * 9 + p % 9 for p in range(POINTS)])
+# Points seen in a mirror: file f becomes 8 − f.
+MIRROR_FILE = np.array([(p // 9) * 9 + 8 - p % 9 for p in range(POINTS)])
+# The fixed-point scale of the hidden layer (activation 1.0 = SCALE) and of the output
+# weights (1 cp = OUT_SCALE); xiangqi_net.rs divides by both.
+SCALE = 512
+OUT_SCALE = 16
+# Pieces on the board at most (the padding feature has zero weight).
+MAX_PIECES = 32
+PAD = INPUTS
+
+
+class DataError(Exception):
+    """A dump line that cannot be read: the file, line number and what is wrong."""
+
+
+def sigmoid(x: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+def load(path: Path) -> dict[str, np.ndarray]:
+    """Reads `tune --dump-net` lines: game, result, reference or '-', linear eval, 90 points."""
+    games, results, refs, linear, boards = [], [], [], [], []
+    try:
+        lines = path.open(encoding="utf-8")
+    except OSError as e:
+        raise DataError(f"{path}: {e.strerror or e}") from e
+    with lines:
+        for n, line in enumerate(lines, 1):
+            fields = line.rstrip("\n").split("\t")
+            try:
+                if len(fields) != 5:
+                    raise ValueError(f"{len(fields)} tab-separated fields, expected 5")
+                points = [int(v) for v in fields[4].split(",")]
+                if len(points) != POINTS or not all(0 <= v <= PIECES for v in points):
+                    raise ValueError(f"expected {POINTS} points each 0–{PIECES}")
+                games.append(int(fields[0]))
+                results.append(float(fields[1]))
+                refs.append(math.nan if fields[2] == "-" else float(fields[2]))
+                linear.append(float(fields[3]))
+                boards.append(points)
+            except ValueError as e:
+                raise DataError(f"{path}:{n}: {e}") from e
+    if not games:
+        raise DataError(f"{path}: no positions")
+    return {
+        "game": np.array(games),
+        "result": np.array(results),
+        "reference": np.array(refs),
+        "linear": np.array(linear),
+        "board": np.array(boards, dtype=np.int16),
+    }
+
+
+def golden_section(f, lo: float, hi: float, steps: int = 60) -> float:
+    """The minimum of a unimodal `f` over [lo, hi]."""
+    g = (math.sqrt(5) - 1) / 2
+    a, b = lo, hi
+    c, d = b - g * (b - a), a + g * (b - a)
+    fc, fd = f(c), f(d)
+    for _ in range(steps):
+        if fc < fd:
+            b, d, fd = d, c, fc
+            c = b - g * (b - a)
+            fc = f(c)
+        else:
+            a, c, fc = c, d, fd
+            d = a + g * (b - a)
+            fd = f(d)
+    return (a + b) / 2
+
+
+def features(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each board's active inputs from Red's side and from Black's (padded with PAD)."""
+    n = len(boards)
+    red = np.full((n, MAX_PIECES), PAD, dtype=np.int32)
+    black = np.full((n, MAX_PIECES), PAD, dtype=np.int32)
+    for i, board in enumerate(boards):
+        occupied = np.nonzero(board)[0]
+        piece = board[occupied].astype(np.int32) - 1
+        swapped = np.where(piece >= 7, piece - 7, piece + 7)
+        red[i, : len(occupied)] = piece * POINTS + occupied
+        black[i, : len(occupied)] = swapped * POINTS + FLIP_RANK[occupied]
+    return red, black
+
+
+class Net:
+    """h(x) = w2 · clamp(W1 x + b1, 0, 1); N = h(red) − h(black), in centipawns."""
+
+    def __init__(self, hidden: int, rng: np.random.Generator):
+        self.w1 = np.zeros((INPUTS + 1, hidden), np.float32)
+        self.w1[:INPUTS] = rng.normal(0, 0.05, (INPUTS, hidden))
+        self.b1 = np.zeros(hidden, np.float32)
+        self.w2 = rng.normal(0, 10, hidden).astype(np.float32)
+
+    def params(self) -> list[np.ndarray]:
+        return [self.w1, self.b1, self.w2]
+
+    def hidden(self, f: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        pre = self.w1[f].sum(1) + self.b1
+        return pre, np.clip(pre, 0.0, 1.0)
+
+    def correction(self, red: np.ndarray, black: np.ndarray) -> np.ndarray:
+        out = []
+        for s in range(0, len(red), 20000):
+            _, a = self.hidden(red[s : s + 20000])
+            _, c = self.hidden(black[s : s + 20000])
+            out.append((a - c) @ self.w2)
+        return np.concatenate(out)
+
+    def gradients(self, red, black, linear, target, k):
+        """The loss's gradients on one batch (mean squared error of the expected result)."""
+        pre_r, a = self.hidden(red)
+        pre_b, c = self.hidden(black)
+        p = sigmoid(k * (linear + (a - c) @ self.w2) / 400)
+        d_out = 2 * (p - target) * p * (1 - p) * k / 400 / len(red)
+        g_w2 = (a - c).T @ d_out
+        d_hidden = np.outer(d_out, self.w2)
+        d_red = d_hidden * ((pre_r > 0) & (pre_r < 1))
+        d_black = -d_hidden * ((pre_b > 0) & (pre_b < 1))
+        g_b1 = d_red.sum(0) + d_black.sum(0)
+        g_w1 = np.empty_like(self.w1)
+        idx = np.concatenate([red.ravel(), black.ravel()])
+        for h in range(self.w1.shape[1]):
+            w = np.concatenate(
+                [np.repeat(d_red[:, h], MAX_PIECES), np.repeat(d_black[:, h], MAX_PIECES)]
+            )
+            g_w1[:, h] = np.bincount(idx, weights=w, minlength=INPUTS + 1)
+        g_w1[PAD] = 0
+        return [g_w1, g_b1, g_w2]
+
+
+def write_weights(net: Net, path: Path, notes: list[str]) -> None:
+    """The network as integer tables for xiangqi_net.rs."""
+    w1 = np.clip(np.round(net.w1[:INPUTS] * SCALE), -32767, 32767).astype(int)
+    b1 = np.clip(np.round(net.b1 * SCALE), -32767, 32767).astype(int)
+    w2 = np.round(net.w2 * OUT_SCALE).astype(int)
+    hidden = len(b1)
+    # Each hidden sum is at most 33 i16 values; the output sum must fit 32 bits.
+    if int(abs(w2).max()) * SCALE * hidden >= 2**31:
+        raise SystemExit("train_xiangqi_net: the output weights would overflow 32-bit sums")
+    lines = ["// @generated by scripts/train_xiangqi_net.py; do not edit."]
+    lines += [f"// {n}" for n in notes]
+    lines += [
+        "",
+        "/// Hidden units.",
+        f"pub const HIDDEN: usize = {hidden};",
+        "/// A hidden unit's full activation (1.0) in the integer tables.",
+        f"pub const SCALE: i32 = {SCALE};",
+        "/// One centipawn in the output weights.",
+        f"pub const OUT_SCALE: i32 = {OUT_SCALE};",
+        "/// Input weights: row `piece index × 90 + point` (a1 = 0, i10 = 89).",
+        f"pub static W1: [[i16; HIDDEN]; {INPUTS}] = [",
+    ]
+    lines += ["    [" + ", ".join(map(str, row)) + "]," for row in w1]
+    lines += [
+        "];",
+        "/// Hidden biases.",
+        "pub static B1: [i16; HIDDEN] = [" + ", ".join(map(str, b1)) + "];",
+        "/// Output weights.",
+        "pub static W2: [i32; HIDDEN] = [" + ", ".join(map(str, w2)) + "];",
+        "",
+    ]
+    path.write_text("\n".join(lines), encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    root = Path(__file__).resolve().parent.parent
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("data", type=Path, help="positions from `tune --dump-net`")
+    ap.add_argument("--hidden", type=int, default=32, help="hidden units [32]")
+    ap.add_argument("--epochs", type=int, default=8, help="passes over the data [8]")
+    ap.add_argument("--lr", type=float, default=1e-3, help="Adam step size [0.001]")
+    ap.add_argument("--l2", type=float, default=1e-4, help="L2 pull of the input weights [1e-4]")
+    ap.add_argument("--batch", type=int, default=1024, help="positions per step [1024]")
+    ap.add_argument(
+        "--score-weight", type=float, default=0.5,
+        help="X: the reference score's share of the target [0.5]",
+    )
+    ap.add_argument("--validation", type=int, default=10, help="hold out every N-th game [10]")
+    ap.add_argument("--seed", type=int, default=1, help="random seed [1]")
+    ap.add_argument(
+        "--out", type=Path,
+        default=root / "crates/chuhe-engine/src/eval/xiangqi_net_weights.rs",
+        help="weights file [crates/chuhe-engine/src/eval/xiangqi_net_weights.rs]",
+    )
+    args = ap.parse_args(argv)
+    if args.hidden < 1 or args.epochs < 1 or args.batch < 1 or args.validation < 2:
+        ap.error("--hidden, --epochs and --batch must be at least 1, --validation at least 2")
+    if not 0.0 <= args.score_weight <= 1.0:
+        ap.error("--score-weight must lie in 0..1")
+    try:
+        data = load(args.data)
+    except DataError as e:
+        print(f"train_xiangqi_net: {e}", file=sys.stderr)
+        return 1
+    t0 = time.time()
+    val = data["game"] % args.validation == 0
+    train = ~val
+    if not val.any() or not train.any():
+        print("train_xiangqi_net: need both training and validation games", file=sys.stderr)
+        return 1
+    linear, result = data["linear"], data["result"]
+
+    target = result.copy()
+    scored = ~np.isnan(data["reference"])
+    if args.score_weight > 0 and scored.any():
+        ref = np.clip(np.nan_to_num(data["reference"]), -3000, 3000)
+        m = scored & train
+        k_ref = golden_section(
+            lambda k: float(np.mean((sigmoid(k * ref[m] / 400) - result[m]) ** 2)), 0.05, 10.0
+        )
+        blend = (1 - args.score_weight) * result + args.score_weight * sigmoid(k_ref * ref / 400)
+        target = np.where(scored, blend, result)
+        print(f"K_ref = {k_ref:.4f} ({scored.sum()} positions with a reference score)")
+    k = golden_section(
+        lambda k: float(np.mean((sigmoid(k * linear[train] / 400) - target[train]) ** 2)),
+        0.05, 10.0,
+    )
+
+    def mse(net_out: np.ndarray, rows: np.ndarray) -> float:
+        return float(np.mean((sigmoid(k * (linear[rows] + net_out) / 400) - target[rows]) ** 2))
+
+    base_train = mse(np.zeros(train.sum()), train)
+    base_val = mse(np.zeros(val.sum()), val)
+    print(f"{len(linear)} positions ({val.sum()} validation), K = {k:.4f}")
+    print(f"without the network: MSE training {base_train:.6f}, validation {base_val:.6f}")
+
+    boards = data["board"]
+    red, black = features(boards)
+    mirrored = boards[:, MIRROR_FILE]
+    red_m, black_m = features(mirrored)
+    tr_red = np.concatenate([red[train], red_m[train]])
+    tr_black = np.concatenate([black[train], black_m[train]])
+    tr_linear = np.concatenate([linear[train], linear[train]])
+    tr_target = np.concatenate([target[train], target[train]])
+
+    rng = np.random.default_rng(args.seed)
+    net = Net(args.hidden, rng)
+    moments = [(np.zeros_like(p), np.zeros_like(p)) for p in net.params()]
+    # The output weights are in centipawns, the others near 1: their steps differ as much.
+    step_scale = [1.0, 1.0, 100.0]
+    best = (base_val, None, 0)
+    step = 0
+    for epoch in range(1, args.epochs + 1):
+        order = rng.permutation(len(tr_red))
+        for s in range(0, len(order), args.batch):
+            b = order[s : s + args.batch]
+            grads = net.gradients(tr_red[b], tr_black[b], tr_linear[b], tr_target[b], k)
+            grads[0] += args.l2 * net.w1
+            step += 1
+            for p, g, (m1, m2), scale in zip(net.params(), grads, moments, step_scale):
+                m1 *= 0.9
+                m1 += 0.1 * g
+                m2 *= 0.999
+                m2 += 0.001 * g * g
+                m_hat = m1 / (1 - 0.9**step)
+                v_hat = m2 / (1 - 0.999**step)
+                p -= args.lr * scale * m_hat / (np.sqrt(v_hat) + 1e-8)
+        out_val = net.correction(red[val], black[val])
+        out_train = net.correction(red[train], black[train])
+        e_val = mse(out_val, val)
+        print(
+            f"epoch {epoch}: MSE training {mse(out_train, train):.6f}, validation {e_val:.6f}, "
+            f"correction sd {out_val.std():.0f} cp ({time.time() - t0:.0f} s)",
+            flush=True,
+        )
+        if e_val < best[0]:
+            best = (e_val, [p.copy() for p in net.params()], epoch)
+    if best[1] is None:
+        print("train_xiangqi_net: no epoch beat the evaluation without the network; "
+              "weights not written", file=sys.stderr)
+        return 1
+    net.w1, net.b1, net.w2 = best[1]
+    notes = [
+        f"{args.data.name}: {len(linear)} positions, {val.sum()} held out (every "
+        f"{args.validation}th game); {args.hidden} hidden units, epoch {best[2]} of "
+        f"{args.epochs}, lr {args.lr}, l2 {args.l2}, score weight {args.score_weight}, "
+        f"seed {args.seed}",
+        f"K = {k:.4f}; validation MSE {base_val:.6f} without the network, {best[0]:.6f} with it",
+    ]
+    write_weights(net, args.out, notes)
+    print(f"epoch {best[2]} written to {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
