@@ -4,7 +4,7 @@
 //! with the same weights: `N = h(board) − h(board seen from Black)`, where
 //! `h(x) = W2 · clamp(W1 x + B1, 0, 1)`. Swapping the colours swaps the two halves, so the
 //! correction changes sign exactly, as the evaluation must. The weights are integers
-//! ([`xiangqi_net_weights`](self)), written by `scripts/train_xiangqi_net.py` (see
+//! (`xiangqi_net_weights.rs`), written by `scripts/train_xiangqi_net.py` (see
 //! `docs/TUNING.md`); evaluating the network walks the pieces once, without incremental
 //! updates.
 //!
