@@ -131,10 +131,7 @@ pub fn evaluate(pos: &Position) -> i32 {
 /// The evaluation under packed weights (the fast path of [`evaluate`]).
 #[inline(always)]
 fn evaluate_packed(pos: &Position, packed: &[i64]) -> i32 {
-    let mut sum = PackedSum::new(packed);
-    let phase = features(pos, &mut sum);
-    let (mg, eg) = sum.halves();
-    let v = taper(mg, eg, phase, PHASE_MAX) + super::xiangqi_net::correction(pos);
+    let v = weighted_terms(pos, packed) + super::xiangqi_net::correction(pos);
     if pos.turn() == Side::First {
         v
     } else {
@@ -142,13 +139,19 @@ fn evaluate_packed(pos: &Position, packed: &[i64]) -> i32 {
     }
 }
 
-/// The compiled weighted terms alone, without the network, from the first player's point of
-/// view: what the network's trainer corrects (`tune --dump-net`).
-pub fn evaluate_linear(pos: &Position) -> i32 {
-    let mut sum = PackedSum::new(&PACKED);
+/// The weighted terms under packed weights, from the first player's point of view.
+#[inline(always)]
+fn weighted_terms(pos: &Position, packed: &[i64]) -> i32 {
+    let mut sum = PackedSum::new(packed);
     let phase = features(pos, &mut sum);
     let (mg, eg) = sum.halves();
     taper(mg, eg, phase, PHASE_MAX)
+}
+
+/// The compiled weighted terms alone, without the network, from the first player's point of
+/// view: what the network's trainer corrects (`tune --dump-net`).
+pub fn evaluate_linear(pos: &Position) -> i32 {
+    weighted_terms(pos, &PACKED)
 }
 
 /// The evaluation from the side to move's point of view under `weights` (the compiled
