@@ -46,6 +46,16 @@ impl NodeOutcome {
 pub trait SearchGame: GamePosition + crate::see::Exchange {
     /// The static evaluation in centipawns, from the side to move's point of view.
     fn evaluate(&self) -> i32;
+    /// What the evaluation keeps up to date from move to move (the Xiangqi network's hidden
+    /// sums); `()` for a game that evaluates each position from scratch.
+    type EvalState: Clone + PartialEq;
+    /// This position's evaluation state, computed from scratch.
+    fn eval_state(&self) -> Self::EvalState;
+    /// Writes into `after` the evaluation state once `m` is played from this position, whose
+    /// state is `state`.
+    fn eval_state_after(&self, state: &Self::EvalState, m: Self::Move, after: &mut Self::EvalState);
+    /// [`SearchGame::evaluate`] given this position's evaluation state: the same value.
+    fn evaluate_with_state(&self, state: &Self::EvalState) -> i32;
     /// How many kinds of piece (side and role) there are: [`SearchGame::piece_kind_at`] is
     /// below this.
     const PIECE_KINDS: usize;
@@ -108,6 +118,19 @@ impl SearchGame for xiongqi::Position {
     #[inline]
     fn evaluate(&self) -> i32 {
         crate::eval::xiongqi::evaluate(self)
+    }
+
+    type EvalState = ();
+
+    #[inline]
+    fn eval_state(&self) {}
+
+    #[inline]
+    fn eval_state_after(&self, _state: &(), _m: xiongqi::Move, _after: &mut ()) {}
+
+    #[inline]
+    fn evaluate_with_state(&self, _state: &()) -> i32 {
+        self.evaluate()
     }
 
     #[inline]
@@ -223,6 +246,28 @@ impl SearchGame for xiangqi::Position {
     #[inline]
     fn evaluate(&self) -> i32 {
         crate::eval::xiangqi::evaluate(self)
+    }
+
+    type EvalState = crate::eval::xiangqi_net::Accumulator;
+
+    #[inline]
+    fn eval_state(&self) -> Self::EvalState {
+        crate::eval::xiangqi_net::Accumulator::new(self)
+    }
+
+    #[inline]
+    fn eval_state_after(
+        &self,
+        state: &Self::EvalState,
+        m: xiangqi::Move,
+        after: &mut Self::EvalState,
+    ) {
+        state.after(self, m, after);
+    }
+
+    #[inline]
+    fn evaluate_with_state(&self, state: &Self::EvalState) -> i32 {
+        crate::eval::xiangqi::evaluate_with_accumulator(self, state)
     }
 
     #[inline]

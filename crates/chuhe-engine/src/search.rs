@@ -203,6 +203,9 @@ pub struct Searcher<'a, P: SearchGame> {
     line: Vec<LineEntry>,
     root_line_len: usize,
     stack: Vec<PlyState<P::Move>>,
+    /// The evaluation state of the position at each ply of the searched line
+    /// ([`SearchGame::EvalState`]), brought up to date as moves are entered.
+    eval_states: Vec<P::EvalState>,
     pv: Vec<Vec<P::Move>>,
     /// Move-ordering and correction statistics, kept between the searches of a game.
     tables: &'a mut SearchTables<P>,
@@ -300,11 +303,12 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
             shared,
             params,
             rule: root.history_rule(),
-            root,
             root_moves,
             line,
             root_line_len,
             stack: vec![PlyState::default(); MAX_PLY + 4],
+            eval_states: vec![root.eval_state(); MAX_PLY + 2],
+            root,
             pv: vec![Vec::new(); MAX_PLY + 2],
             tables,
             buffers: vec![Vec::new(); MAX_PLY + 2],
@@ -808,13 +812,19 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
         best
     }
 
-    /// The static evaluation (or the material balance alone, for the baseline engine).
+    /// The static evaluation of `pos` at `ply` (or the material balance alone, for the
+    /// baseline engine).
     #[inline]
-    fn evaluate(&self, pos: &P) -> i32 {
+    fn evaluate(&self, pos: &P, ply: usize) -> i32 {
         if self.params.material_only {
             crate::see::material(pos)
         } else {
-            pos.evaluate()
+            let state = &self.eval_states[ply];
+            debug_assert!(
+                *state == pos.eval_state(),
+                "evaluation state out of date at ply {ply}"
+            );
+            pos.evaluate_with_state(state)
         }
     }
 
@@ -854,6 +864,8 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
             return None;
         }
         let check = child.is_check();
+        let (parent, rest) = self.eval_states.split_at_mut(ply + 1);
+        pos.eval_state_after(&parent[ply], m, &mut rest[0]);
         self.push_line(LineEntry {
             hash,
             key,
@@ -896,7 +908,7 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
             return s;
         }
         if ply >= MAX_PLY - 1 {
-            return self.evaluate(pos);
+            return self.evaluate(pos, ply);
         }
         // Mate-distance pruning.
         alpha = alpha.max(mated_in(ply));
@@ -940,7 +952,7 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
         let (raw_eval, static_eval, eval) = if in_check {
             (0, -INFINITE, -INFINITE)
         } else {
-            let raw = entry.map_or_else(|| self.evaluate(pos), |e| e.eval);
+            let raw = entry.map_or_else(|| self.evaluate(pos, ply), |e| e.eval);
             let corrected = self.corrected(pos, raw);
             (raw, corrected, refined_eval(corrected, entry, tt_value))
         };
@@ -966,6 +978,8 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
             if depth >= 3 && eval >= beta && !self.stack[ply - 1].null && pos.null_move_ok() {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 let child = pos.pass();
+                let (parent, rest) = self.eval_states.split_at_mut(ply + 1);
+                rest[0].clone_from(&parent[ply]);
                 self.stack[ply].null = true;
                 self.stack[ply].mv = None;
                 self.stack[ply].cont = None;
@@ -1312,7 +1326,7 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
             return mate_in(ply + 1);
         }
         if ply >= MAX_PLY - 1 {
-            return self.evaluate(pos);
+            return self.evaluate(pos, ply);
         }
         let in_check = pos.is_check();
         let key = pos.zobrist_hash();
@@ -1341,7 +1355,7 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
             stand_pat = -INFINITE;
             raw_eval = 0;
         } else {
-            raw_eval = entry.map_or_else(|| self.evaluate(pos), |e| e.eval);
+            raw_eval = entry.map_or_else(|| self.evaluate(pos, ply), |e| e.eval);
             let corrected = self.corrected(pos, raw_eval);
             stand_pat = refined_eval(corrected, entry, tt_value);
             if stand_pat >= beta {

@@ -122,16 +122,30 @@ static OVERRIDE: WeightsOverride = WeightsOverride::new();
 /// plus the network's correction ([`super::xiangqi_net`]).
 #[inline]
 pub fn evaluate(pos: &Position) -> i32 {
-    if let Some(v) = OVERRIDE.with(PARAMS, |w| evaluate_packed(pos, w)) {
+    evaluate_corrected(pos, super::xiangqi_net::correction(pos))
+}
+
+/// [`evaluate`] with the network's hidden sums kept up to date by the search: the same value,
+/// without walking the pieces through the network again.
+#[inline]
+pub fn evaluate_with_accumulator(pos: &Position, acc: &super::xiangqi_net::Accumulator) -> i32 {
+    evaluate_corrected(pos, acc.correction())
+}
+
+/// The weighted terms (compiled or overridden) plus `correction`, from the side to move's
+/// point of view.
+#[inline(always)]
+fn evaluate_corrected(pos: &Position, correction: i32) -> i32 {
+    if let Some(v) = OVERRIDE.with(PARAMS, |w| evaluate_packed(pos, w, correction)) {
         return v;
     }
-    evaluate_packed(pos, &PACKED)
+    evaluate_packed(pos, &PACKED, correction)
 }
 
 /// The evaluation under packed weights (the fast path of [`evaluate`]).
 #[inline(always)]
-fn evaluate_packed(pos: &Position, packed: &[i64]) -> i32 {
-    let v = weighted_terms(pos, packed) + super::xiangqi_net::correction(pos);
+fn evaluate_packed(pos: &Position, packed: &[i64], correction: i32) -> i32 {
+    let v = weighted_terms(pos, packed) + correction;
     if pos.turn() == Side::First {
         v
     } else {
