@@ -4,10 +4,12 @@
 The network has one hidden layer over (piece, point) features, 14 × 90 inputs, and is
 evaluated from both sides with the same weights: N(board) = h(board) − h(board seen from
 Black), where h(x) = w2 · clamp(W1 x + b1, 0, 1). So the correction changes sign when the
-colours are swapped, as the evaluation must. It is fitted the way the Texel tuner fits the
-weighted terms (docs/TUNING.md): the mean squared error of σ(K · (linear + N) / 400) against
+colours are swapped, as the evaluation must; its hidden units come in mirror pairs, so it is
+also exactly the same for a position and its mirror image. It is fitted the way the Texel
+tuner fits the weighted terms (docs/TUNING.md): the mean squared error of σ(K · (linear + N) / 400) against
 (1 − X) · result + X · σ(K_ref · reference / 400), with the linear evaluation as it is, K
-fitted to it first, every position also seen mirrored left to right, every 10th game held out
+fitted to it first, the input weights decayed apart from Adam's steps (AdamW: a decay inside
+the gradient would shrink a unit that has yet to learn to nothing), every 10th game held out
 for validation, and the epoch with the lowest validation error written out.
 
 The input comes from the tuner (`tune --dump-net`, one quiet position per line); the output
@@ -121,57 +123,88 @@ def features(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return red, black
 
 
+# Each input (piece × 90 + point, and the padding) seen in a mirror.
+MIRROR_INPUT = np.array(
+    [(k // POINTS) * POINTS + MIRROR_FILE[k % POINTS] for k in range(INPUTS)] + [PAD]
+)
+
+
 class Net:
-    """h(x) = w2 · clamp(W1 x + b1, 0, 1); N = h(red) − h(black), in centipawns."""
+    """h(x) = w2 · clamp(W1 x + b1, 0, 1); N = h(red) − h(black), in centipawns.
+
+    The hidden units come in mirror pairs: the second half of the units has the first half's
+    weights with the files mirrored (and the same bias and output weight), so N is exactly
+    the same for a position and its mirror image. Only the first half is trained.
+    """
 
     def __init__(self, hidden: int, rng: np.random.Generator):
-        self.w1 = np.zeros((INPUTS + 1, hidden), np.float32)
-        self.w1[:INPUTS] = rng.normal(0, 0.05, (INPUTS, hidden))
-        self.b1 = np.zeros(hidden, np.float32)
-        self.w2 = rng.normal(0, 10, hidden).astype(np.float32)
+        half = hidden // 2
+        self.w1 = np.zeros((INPUTS + 1, half), np.float32)
+        self.w1[:INPUTS] = rng.normal(0, 0.05, (INPUTS, half))
+        # Units start in the middle of their range, where they learn.
+        self.b1 = np.full(half, 0.5, np.float32)
+        self.w2 = rng.normal(0, 30, half).astype(np.float32)
 
     def params(self) -> list[np.ndarray]:
         return [self.w1, self.b1, self.w2]
 
-    def hidden(self, f: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        pre = self.w1[f].sum(1) + self.b1
+    def full(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every unit's weights: the trained half and its mirror image."""
+        return (
+            np.concatenate([self.w1, self.w1[MIRROR_INPUT]], 1),
+            np.concatenate([self.b1, self.b1]),
+            np.concatenate([self.w2, self.w2]),
+        )
+
+    @staticmethod
+    def hidden(w1, b1, f: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        pre = w1[f].sum(1) + b1
         return pre, np.clip(pre, 0.0, 1.0)
 
     def correction(self, red: np.ndarray, black: np.ndarray) -> np.ndarray:
+        w1, b1, w2 = self.full()
         out = []
         for s in range(0, len(red), 20000):
-            _, a = self.hidden(red[s : s + 20000])
-            _, c = self.hidden(black[s : s + 20000])
-            out.append((a - c) @ self.w2)
+            _, a = self.hidden(w1, b1, red[s : s + 20000])
+            _, c = self.hidden(w1, b1, black[s : s + 20000])
+            out.append((a - c) @ w2)
         return np.concatenate(out)
 
     def gradients(self, red, black, linear, target, k):
-        """The loss's gradients on one batch (mean squared error of the expected result)."""
-        pre_r, a = self.hidden(red)
-        pre_b, c = self.hidden(black)
-        p = sigmoid(k * (linear + (a - c) @ self.w2) / 400)
+        """The loss's gradients on one batch (mean squared error of the expected result),
+        for the trained half: each mirrored unit's gradient folded back onto its twin."""
+        w1, b1, w2 = self.full()
+        pre_r, a = self.hidden(w1, b1, red)
+        pre_b, c = self.hidden(w1, b1, black)
+        p = sigmoid(k * (linear + (a - c) @ w2) / 400)
         d_out = 2 * (p - target) * p * (1 - p) * k / 400 / len(red)
         g_w2 = (a - c).T @ d_out
-        d_hidden = np.outer(d_out, self.w2)
+        d_hidden = np.outer(d_out, w2)
         d_red = d_hidden * ((pre_r > 0) & (pre_r < 1))
         d_black = -d_hidden * ((pre_b > 0) & (pre_b < 1))
         g_b1 = d_red.sum(0) + d_black.sum(0)
-        g_w1 = np.empty_like(self.w1)
+        g_w1 = np.empty_like(w1)
         idx = np.concatenate([red.ravel(), black.ravel()])
-        for h in range(self.w1.shape[1]):
+        for h in range(w1.shape[1]):
             w = np.concatenate(
                 [np.repeat(d_red[:, h], MAX_PIECES), np.repeat(d_black[:, h], MAX_PIECES)]
             )
             g_w1[:, h] = np.bincount(idx, weights=w, minlength=INPUTS + 1)
         g_w1[PAD] = 0
-        return [g_w1, g_b1, g_w2]
+        half = len(self.b1)
+        return [
+            g_w1[:, :half] + g_w1[MIRROR_INPUT, half:],
+            g_b1[:half] + g_b1[half:],
+            g_w2[:half] + g_w2[half:],
+        ]
 
 
 def write_weights(net: Net, path: Path, notes: list[str]) -> None:
     """The network as integer tables for xiangqi_net.rs."""
-    w1 = np.clip(np.round(net.w1[:INPUTS] * SCALE), -32767, 32767).astype(int)
-    b1 = np.clip(np.round(net.b1 * SCALE), -32767, 32767).astype(int)
-    w2 = np.round(net.w2 * OUT_SCALE).astype(int)
+    full_w1, full_b1, full_w2 = net.full()
+    w1 = np.clip(np.round(full_w1[:INPUTS] * SCALE), -32767, 32767).astype(int)
+    b1 = np.clip(np.round(full_b1 * SCALE), -32767, 32767).astype(int)
+    w2 = np.round(full_w2 * OUT_SCALE).astype(int)
     hidden = len(b1)
     # Each hidden sum is at most 33 i16 values; the output sum must fit 32 bits.
     if int(abs(w2).max()) * SCALE * hidden >= 2**31:
@@ -205,10 +238,15 @@ def main(argv: list[str] | None = None) -> int:
     root = Path(__file__).resolve().parent.parent
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("data", type=Path, help="positions from `tune --dump-net`")
-    ap.add_argument("--hidden", type=int, default=32, help="hidden units [32]")
+    ap.add_argument(
+        "--hidden", type=int, default=32, help="hidden units, an even number (mirror pairs) [32]"
+    )
     ap.add_argument("--epochs", type=int, default=8, help="passes over the data [8]")
     ap.add_argument("--lr", type=float, default=1e-3, help="Adam step size [0.001]")
-    ap.add_argument("--l2", type=float, default=1e-4, help="L2 pull of the input weights [1e-4]")
+    ap.add_argument(
+        "--decay", type=float, default=0.01,
+        help="weight decay of the input weights, apart from Adam's step (AdamW) [0.01]",
+    )
     ap.add_argument("--batch", type=int, default=1024, help="positions per step [1024]")
     ap.add_argument(
         "--score-weight", type=float, default=0.5,
@@ -222,8 +260,10 @@ def main(argv: list[str] | None = None) -> int:
         help="weights file [crates/chuhe-engine/src/eval/xiangqi_net_weights.rs]",
     )
     args = ap.parse_args(argv)
-    if args.hidden < 1 or args.epochs < 1 or args.batch < 1 or args.validation < 2:
-        ap.error("--hidden, --epochs and --batch must be at least 1, --validation at least 2")
+    if args.hidden < 2 or args.hidden % 2 or args.epochs < 1 or args.batch < 1:
+        ap.error("--hidden must be even and at least 2, --epochs and --batch at least 1")
+    if args.validation < 2 or args.decay < 0:
+        ap.error("--validation must be at least 2, --decay at least 0")
     if not 0.0 <= args.score_weight <= 1.0:
         ap.error("--score-weight must lie in 0..1")
     try:
@@ -263,14 +303,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(linear)} positions ({val.sum()} validation), K = {k:.4f}")
     print(f"without the network: MSE training {base_train:.6f}, validation {base_val:.6f}")
 
-    boards = data["board"]
-    red, black = features(boards)
-    mirrored = boards[:, MIRROR_FILE]
-    red_m, black_m = features(mirrored)
-    tr_red = np.concatenate([red[train], red_m[train]])
-    tr_black = np.concatenate([black[train], black_m[train]])
-    tr_linear = np.concatenate([linear[train], linear[train]])
-    tr_target = np.concatenate([target[train], target[train]])
+    # The network is exactly left/right symmetric, so mirror images would add nothing.
+    red, black = features(data["board"])
+    tr_red, tr_black = red[train], black[train]
+    tr_linear, tr_target = linear[train], target[train]
 
     rng = np.random.default_rng(args.seed)
     net = Net(args.hidden, rng)
@@ -284,7 +320,7 @@ def main(argv: list[str] | None = None) -> int:
         for s in range(0, len(order), args.batch):
             b = order[s : s + args.batch]
             grads = net.gradients(tr_red[b], tr_black[b], tr_linear[b], tr_target[b], k)
-            grads[0] += args.l2 * net.w1
+            net.w1 *= 1 - args.lr * args.decay
             step += 1
             for p, g, (m1, m2), scale in zip(net.params(), grads, moments, step_scale):
                 m1 *= 0.9
@@ -312,7 +348,7 @@ def main(argv: list[str] | None = None) -> int:
     notes = [
         f"{args.data.name}: {len(linear)} positions, {val.sum()} held out (every "
         f"{args.validation}th game); {args.hidden} hidden units, epoch {best[2]} of "
-        f"{args.epochs}, lr {args.lr}, l2 {args.l2}, score weight {args.score_weight}, "
+        f"{args.epochs}, lr {args.lr}, decay {args.decay}, score weight {args.score_weight}, "
         f"seed {args.seed}",
         f"K = {k:.4f}; validation MSE {base_val:.6f} without the network, {best[0]:.6f} with it",
     ]

@@ -98,6 +98,19 @@ def test_the_network_learns_a_rule_and_its_tables_compute_it(tmp_path):
     gain = integer_correction(w, red_centre)
     assert gain > 60, gain  # learnt: the centred cannon is worth something to Red
     assert integer_correction(w, black_centre) == -gain  # and as much to Black
+    # Mirror pairs of units: a position and its mirror image get the same correction, in
+    # the integer tables too (the rule was only ever seen on the b-file cannon).
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        board = list(START)
+        for _ in range(6):  # shuffle some pieces around
+            a, b = rng.integers(0, 90, 2)
+            board[a], board[b] = board[b], board[a]
+        mirrored = [board[trainer.MIRROR_FILE[p]] for p in range(90)]
+        assert integer_correction(w, mirrored) == integer_correction(w, board)
+    from_h_file = list(START)
+    from_h_file[25], from_h_file[22] = 0, 6  # Red cannon h3 -> e3
+    assert integer_correction(w, from_h_file) == gain
 
 
 def test_a_malformed_line_is_named(tmp_path, capsys):
@@ -116,7 +129,9 @@ def test_a_missing_file_is_named(tmp_path, capsys):
     assert "none.txt" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("flag", [["--hidden", "0"], ["--score-weight", "2"]])
+@pytest.mark.parametrize(
+    "flag", [["--hidden", "0"], ["--hidden", "7"], ["--score-weight", "2"], ["--decay", "-1"]]
+)
 def test_bad_settings_are_refused(tmp_path, flag):
     with pytest.raises(SystemExit) as e:
         trainer.main([str(tmp_path / "x.txt"), *flag])
