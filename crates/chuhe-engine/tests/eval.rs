@@ -189,7 +189,10 @@ fn xiangqi_left_right_symmetry() {
         );
         corrected += usize::from(correction != 0);
     }
-    assert!(corrected > positions.len() / 2, "the network corrected {corrected} positions");
+    assert!(
+        corrected > positions.len() / 2,
+        "the network corrected {corrected} positions"
+    );
 }
 
 #[test]

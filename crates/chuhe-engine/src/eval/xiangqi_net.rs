@@ -3,7 +3,8 @@
 //! One hidden layer over (piece, point) inputs, 14 × 90 of them, evaluated from both sides
 //! with the same weights: `N = h(board) − h(board seen from Black)`, where
 //! `h(x) = W2 · clamp(W1 x + B1, 0, 1)`. Swapping the colours swaps the two halves, so the
-//! correction changes sign exactly, as the evaluation must. The weights are integers
+//! correction changes sign exactly, as the evaluation must; the trainer ties the hidden
+//! units in mirror pairs, so it is also exactly left/right symmetric. The weights are integers
 //! (`xiangqi_net_weights.rs`), written by `scripts/train_xiangqi_net.py` (see
 //! `docs/TUNING.md`). The search keeps the hidden sums up to date move by move
 //! ([`Accumulator`]); [`correction`] computes them from scratch.
