@@ -18,7 +18,9 @@ is `crates/chuhe-engine/src/eval/xiangqi_net_weights.rs`, the network's weights 
 
     cargo run --release -p chuhe-engine --example tune -- --game xiangqi \\
         --data target/tune/xiangqi-fsf8.txt --dump-net target/tune/xiangqi-net.txt
-    python3 scripts/train_xiangqi_net.py target/tune/xiangqi-net.txt --epochs 8
+    python3 scripts/train_xiangqi_net.py target/tune/xiangqi-net.txt
+
+The defaults are the settings of the compiled network (docs/TUNING.md).
 
 Needs numpy only.
 """
@@ -239,18 +241,18 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("data", type=Path, help="positions from `tune --dump-net`")
     ap.add_argument(
-        "--hidden", type=int, default=32, help="hidden units, an even number (mirror pairs) [32]"
+        "--hidden", type=int, default=64, help="hidden units, an even number (mirror pairs) [64]"
     )
-    ap.add_argument("--epochs", type=int, default=8, help="passes over the data [8]")
+    ap.add_argument("--epochs", type=int, default=12, help="passes over the data [12]")
     ap.add_argument("--lr", type=float, default=1e-3, help="Adam step size [0.001]")
     ap.add_argument(
-        "--decay", type=float, default=0.01,
-        help="weight decay of the input weights, apart from Adam's step (AdamW) [0.01]",
+        "--decay", type=float, default=0.1,
+        help="weight decay of the input weights, apart from Adam's step (AdamW) [0.1]",
     )
     ap.add_argument("--batch", type=int, default=1024, help="positions per step [1024]")
     ap.add_argument(
-        "--score-weight", type=float, default=0.5,
-        help="X: the reference score's share of the target [0.5]",
+        "--score-weight", type=float, default=1.0,
+        help="X: the reference score's share of the target [1]",
     )
     ap.add_argument("--validation", type=int, default=10, help="hold out every N-th game [10]")
     ap.add_argument("--seed", type=int, default=1, help="random seed [1]")

@@ -47,8 +47,9 @@ pub fn correction(pos: &Position) -> i32 {
 /// use chuhe_engine::eval::xiangqi_net::{correction, Accumulator};
 /// let pos = Position::start();
 /// let m = pos.legal_moves()[0];
-/// let mut after = Accumulator::new(&pos);
-/// Accumulator::new(&pos).after(&pos, m, &mut after);
+/// let before = Accumulator::new(&pos);
+/// let mut after = before.clone(); // a slot to write into, as the search keeps one per ply
+/// before.after(&pos, m, &mut after);
 /// let mut child = pos.clone();
 /// child.play_unchecked(m);
 /// assert_eq!(after, Accumulator::new(&child));
