@@ -190,9 +190,6 @@ fn uci_over_a_pipe() {
     let before = e.feen();
     for bad in [
         "hello",
-        "position startpos moves h3e3 h3e3",
-        "position fen rheag^aehr/9/1c5c1/s1s1s1s1s / X/x",
-        "position fen",
         "setoption name Hash value huge",
         "setoption name MultiPV value 0",
         "setoption name UCI_Variant value shogi",
@@ -200,6 +197,10 @@ fn uci_over_a_pipe() {
         "go depth many",
         "go backwards",
         "go searchmoves i10i9",
+        // A refused position is said at once (the next `go` then answers `(none)`).
+        "position startpos moves h3e3 h3e3",
+        "position fen rheag^aehr/9/1c5c1/s1s1s1s1s / X/x",
+        "position fen",
     ] {
         e.send(bad);
         let lines = e.sync();
@@ -207,6 +208,9 @@ fn uci_over_a_pipe() {
         assert!(lines[0].starts_with("info string "), "{bad}: {lines:?}");
         assert_eq!(e.feen(), before, "{bad}");
     }
+    e.send("go depth 2");
+    assert_eq!(e.best_move().1, None);
+    e.send("position startpos moves h3e3 h10g8");
     e.send("go depth 2");
     let (_, best) = e.best_move();
     assert!(legal(

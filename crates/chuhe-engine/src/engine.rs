@@ -20,8 +20,8 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use chuhe::{
-    xiangqi, xiongqi, Game, GameKind, GameOptions, GamePosition, MoveError, MoveNotation, Outcome,
-    SetupError, Side,
+    xiangqi, xiongqi, Game, GameKind, GameOptions, GamePosition, MoveBuffer, MoveError,
+    MoveNotation, Outcome, SetupError, Side,
 };
 
 use crate::game::SearchGame;
@@ -261,13 +261,17 @@ impl Engine {
         self.session.feen()
     }
 
-    /// The legal moves of the current position (history included), sorted, in the engine's
-    /// notation.
+    /// The moves the engine may answer with in the current position, sorted, in the engine's
+    /// notation: the legal moves (history included), and past a result the rules see (a
+    /// position sent after a claimable repetition or the move limit) the moves the pieces
+    /// can still make ([`chuhe::Game::moves_past_end`]). Empty only when the side to move
+    /// has no move at all.
     pub fn legal_moves(&self) -> Vec<String> {
         self.session.legal_moves(self.notation)
     }
 
-    /// The result, if the game is over at the current position.
+    /// The result the rules see, if the game is over at the current position (the engine
+    /// still searches such a position while [`Engine::legal_moves`] has a move).
     pub fn outcome(&self) -> Option<Outcome> {
         self.session.outcome()
     }
@@ -292,12 +296,17 @@ impl Engine {
         &self.options
     }
 
-    /// Resizes the transposition table (1–65536 MB); the table is cleared.
+    /// Resizes the transposition table (1–65536 MB); the table is cleared. A size whose
+    /// memory cannot be had is refused ([`EngineError::Option`]) and the old table stays.
     pub fn set_hash(&mut self, megabytes: usize) -> Result<(), EngineError> {
         self.idle()?;
         check_range("Hash", megabytes, ranges::HASH_MB)?;
+        let shared = Shared::try_new(megabytes).map_err(|e| EngineError::Option {
+            name: "Hash".into(),
+            message: e.to_string(),
+        })?;
         self.options.hash_mb = megabytes;
-        self.shared = Arc::new(Shared::new(megabytes));
+        self.shared = Arc::new(shared);
         Ok(())
     }
 
@@ -491,8 +500,13 @@ impl<P: SearchGame> GameSession<P> {
 fn write_line<P: GamePosition>(root: &P, line: &[P::Move], notation: MoveNotation) -> Vec<String> {
     let mut pos = root.clone();
     let mut out = Vec::with_capacity(line.len());
+    let mut playable = P::Moves::default();
     for &m in line {
-        if pos.check_move(m).is_err() {
+        // The moves the pieces can make, past a result the position decides too (a root
+        // sent after the move limit or with too little material left).
+        playable.clear();
+        pos.moves_past_end_into(&mut playable);
+        if !playable.contains(&m) {
             break;
         }
         match pos.move_to_text(m, notation) {
@@ -526,15 +540,16 @@ impl<P: SearchGame> Session for GameSession<P> {
                 .map_err(|e| EngineError::Position(SetupError::from(e)))?;
         }
         let mut game = Game::from_position(start);
+        // The moves are the GUI's: they may go on past a result the rules see (a claimable
+        // repetition, the move limit); each must still be one the pieces can make.
         for (i, text) in moves.iter().enumerate() {
-            let m = game
-                .position()
-                .parse_move_as(text, notation)
-                .map_err(|error| EngineError::Move {
-                    index: i + 1,
-                    error,
-                })?;
-            game.play(m).map_err(|error| EngineError::Move {
+            let m =
+                game.parse_move_past_end(text, notation)
+                    .map_err(|error| EngineError::Move {
+                        index: i + 1,
+                        error,
+                    })?;
+            game.play_past_end(m).map_err(|error| EngineError::Move {
                 index: i + 1,
                 error,
             })?;
@@ -559,7 +574,7 @@ impl<P: SearchGame> Session for GameSession<P> {
         let pos = self.game.position();
         let mut out: Vec<String> = self
             .game
-            .legal_moves()
+            .moves_past_end()
             .iter()
             .filter_map(|&m| pos.move_to_text(m, notation).ok())
             .collect();
@@ -602,12 +617,12 @@ impl<P: SearchGame> Session for GameSession<P> {
         let game = self.game.clone();
         let tables = Arc::clone(&self.tables);
         let mut only = Vec::new();
+        let playable = game.moves_past_end();
         for text in &limits.search_moves {
             let m = game
-                .position()
-                .parse_move_as(text, notation)
+                .parse_move_past_end(text, notation)
                 .map_err(EngineError::SearchMove)?;
-            if game.is_repetitive(m) {
+            if !playable.contains(&m) {
                 return Err(EngineError::SearchMove(MoveError::Syntax {
                     text: text.clone(),
                     reason: "it repeats an earlier move and position (X6)".into(),
@@ -676,6 +691,8 @@ fn run_search<P: SearchGame>(
         tables.resize_with(options.threads, SearchTables::new);
     }
     let (main_tables, helper_tables) = tables.split_at_mut(1);
+    // The first move of the last line shown: the best move must be it (below).
+    let mut last_shown: Option<P::Move> = None;
     let outcome = std::thread::scope(|scope| {
         for helper_tables in helper_tables.iter_mut().take(options.threads - 1) {
             let helper = SearchParams {
@@ -693,6 +710,9 @@ fn run_search<P: SearchGame>(
         let mut report = |line: &LineReport<P::Move>| {
             if weakened && line.multipv > options.multipv {
                 return;
+            }
+            if line.multipv == 1 {
+                last_shown = line.pv.first().copied();
             }
             listener(SearchEvent::Info(info_of(
                 &root,
@@ -715,6 +735,19 @@ fn run_search<P: SearchGame>(
     } else {
         outcome.lines.first()
     };
+    // A GUI takes the last line shown for the move played: when the move differs (a search
+    // stopped inside an iteration, a weakened choice), its line is shown last.
+    if let Some(line) = chosen {
+        if line.pv.first().copied() != last_shown {
+            let shown = LineReport {
+                multipv: 1,
+                ..line.clone()
+            };
+            listener(SearchEvent::Info(info_of(
+                &root, &shown, shared, start, notation,
+            )));
+        }
+    }
     match chosen {
         None => BestMove {
             best: None,

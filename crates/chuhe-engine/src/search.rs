@@ -15,7 +15,7 @@ use crate::game::{HistoryRule, NodeOutcome, SearchGame};
 use crate::history::SearchTables;
 use crate::limits::TimeBudget;
 use crate::score::{self, mate_in, mated_in, DRAW, INFINITE, MATE_BOUND};
-use crate::tt::{Bound, Entry, TranspositionTable};
+use crate::tt::{Bound, Entry, TableAllocError, TranspositionTable};
 
 /// The deepest line the search follows.
 pub const MAX_PLY: usize = 128;
@@ -31,10 +31,20 @@ pub struct Shared {
 }
 
 impl Shared {
-    /// Shared state with a table of `hash_mb` MB.
+    /// Shared state with a table of `hash_mb` MB (aborts if the memory cannot be had: see
+    /// [`Shared::try_new`]).
     pub fn new(hash_mb: usize) -> Shared {
+        Shared::with_table(TranspositionTable::new(hash_mb))
+    }
+
+    /// Shared state with a table of `hash_mb` MB, or why its memory cannot be had.
+    pub fn try_new(hash_mb: usize) -> Result<Shared, TableAllocError> {
+        Ok(Shared::with_table(TranspositionTable::try_new(hash_mb)?))
+    }
+
+    fn with_table(tt: TranspositionTable) -> Shared {
         Shared {
-            tt: TranspositionTable::new(hash_mb),
+            tt,
             stop: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
         }
@@ -212,6 +222,9 @@ pub struct Searcher<'a, P: SearchGame> {
     buffers: Vec<Vec<(P::Move, i32)>>,
     nodes: u64,
     unreported_nodes: u64,
+    /// Nodes between two looks at the limits and the stop flag (fewer under a small node
+    /// limit, so that it holds closely).
+    poll_interval: u64,
     seldepth: usize,
     stopped: bool,
     rule: HistoryRule,
@@ -257,7 +270,8 @@ impl ClockSignals {
 
 impl<'a, P: SearchGame> Searcher<'a, P> {
     /// A searcher for the current position of `game`, its history included; `only` limits
-    /// the root moves (empty: every legal move). It learns into `tables`.
+    /// the root moves (empty: every move of [`Game::moves_past_end`], which are the legal
+    /// moves while the game goes on). It learns into `tables`.
     pub fn new(
         shared: &'a Shared,
         tables: &'a mut SearchTables<P>,
@@ -266,7 +280,7 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
         only: &[P::Move],
     ) -> Self {
         let root = game.position().clone();
-        let mut legal = game.legal_moves();
+        let mut legal = game.moves_past_end();
         if !only.is_empty() {
             legal.retain(|m| only.contains(&m));
         }
@@ -299,6 +313,7 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
             });
         }
         let root_line_len = line.len();
+        let poll_interval = params.node_limit.map_or(1024, |n| (n / 16).clamp(1, 1024));
         Searcher {
             shared,
             params,
@@ -314,6 +329,7 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
             buffers: vec![Vec::new(); MAX_PLY + 2],
             nodes: 0,
             unreported_nodes: 0,
+            poll_interval,
             seldepth: 0,
             stopped: false,
             root_depth: 0,
@@ -475,7 +491,7 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
     fn count_node(&mut self) {
         self.nodes += 1;
         self.unreported_nodes += 1;
-        if self.unreported_nodes >= 1024 {
+        if self.unreported_nodes >= self.poll_interval {
             self.poll();
         }
     }
@@ -497,15 +513,18 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
             self.stopped = true;
             return;
         }
-        if !self.params.main_thread || self.root_depth <= 1 {
+        if !self.params.main_thread {
             return;
         }
+        // A node limit holds from the first iteration on (a weak opponent may be given a
+        // handful of nodes); the clock lets the first iteration finish.
         let over_nodes = self.params.node_limit.is_some_and(|n| total >= n);
-        let over_time = self
-            .params
-            .budget
-            .hard
-            .is_some_and(|h| self.params.start.elapsed() >= h);
+        let over_time = self.root_depth > 1
+            && self
+                .params
+                .budget
+                .hard
+                .is_some_and(|h| self.params.start.elapsed() >= h);
         if over_nodes || over_time {
             self.shared.stop.store(true, Ordering::Relaxed);
             self.stopped = true;

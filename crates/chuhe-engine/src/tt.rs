@@ -84,13 +84,77 @@ fn generation_of(d: u64) -> u8 {
     ((d >> 58) & 63) as u8
 }
 
+/// Why a table of the size asked for cannot be made; nothing was allocated.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TableAllocError {
+    /// The machine has less memory available than the table needs.
+    #[error("a table of {megabytes} MB needs more memory than this machine has available ({available_mb} MB)")]
+    NotAvailable {
+        /// The size asked for.
+        megabytes: usize,
+        /// The memory available now, in MB.
+        available_mb: usize,
+    },
+    /// The allocator refused the memory.
+    #[error("the {megabytes} MB of a table of that size could not be allocated")]
+    Refused {
+        /// The size asked for.
+        megabytes: usize,
+    },
+}
+
+/// The memory the system says it can give without swapping (Linux's `MemAvailable`), in
+/// bytes; `None` where it cannot tell.
+fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb.saturating_mul(1024))
+}
+
 impl TranspositionTable {
-    /// A table of about `megabytes` MB (at least one bucket).
+    /// A table of about `megabytes` MB (at least one bucket). Aborts when the memory cannot
+    /// be had: [`TranspositionTable::try_new`] says so instead.
     pub fn new(megabytes: usize) -> TranspositionTable {
-        let bytes = megabytes.max(1).saturating_mul(1 << 20);
-        let buckets = (bytes / (16 * BUCKET)).max(1);
+        let buckets = Self::buckets_for(megabytes);
         let mut slots = Vec::with_capacity(buckets * BUCKET);
         slots.resize_with(buckets * BUCKET, Slot::default);
+        Self::from_slots(slots, buckets)
+    }
+
+    /// A table of about `megabytes` MB, or why it cannot be had: more than the memory the
+    /// system has available, or refused by the allocator.
+    ///
+    /// ```
+    /// use chuhe_engine::tt::TranspositionTable;
+    /// assert_eq!(TranspositionTable::try_new(1).unwrap().megabytes(), 1);
+    /// assert!(TranspositionTable::try_new(usize::MAX >> 20).is_err());
+    /// ```
+    pub fn try_new(megabytes: usize) -> Result<TranspositionTable, TableAllocError> {
+        let buckets = Self::buckets_for(megabytes);
+        let bytes = (buckets * BUCKET) as u64 * std::mem::size_of::<Slot>() as u64;
+        if let Some(available) = available_memory() {
+            if bytes > available {
+                return Err(TableAllocError::NotAvailable {
+                    megabytes,
+                    available_mb: (available >> 20) as usize,
+                });
+            }
+        }
+        let mut slots = Vec::new();
+        slots
+            .try_reserve_exact(buckets * BUCKET)
+            .map_err(|_| TableAllocError::Refused { megabytes })?;
+        slots.resize_with(buckets * BUCKET, Slot::default);
+        Ok(Self::from_slots(slots, buckets))
+    }
+
+    fn buckets_for(megabytes: usize) -> usize {
+        let bytes = megabytes.max(1).saturating_mul(1 << 20);
+        (bytes / (16 * BUCKET)).max(1)
+    }
+
+    fn from_slots(slots: Vec<Slot>, buckets: usize) -> TranspositionTable {
         TranspositionTable {
             slots,
             buckets,

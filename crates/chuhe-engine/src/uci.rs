@@ -35,15 +35,23 @@
 //!
 //! # Bad input and searches in progress
 //!
-//! Bad input never changes anything: an unknown command, a position with a bad FEN or an
-//! illegal move (the whole command is refused and the previous position stays), a bad option
-//! value, or a `go` with parameters it does not know is answered by one `info string …` line
-//! that says what was wrong, quoting the input cut short. While a search runs, `isready`,
-//! `stop`, `ponderhit` and `quit` are handled at once; every other command waits until the
-//! search has reported its best move, then runs in order (as in Stockfish). A search under
-//! `go infinite` or `go ponder` that ends by itself holds its best move until `stop` (or
-//! `ponderhit`). At the end of the input a running search is allowed to finish (an infinite
-//! one is stopped), then the driver returns.
+//! The position is the GUI's: `position` accepts every list of moves the pieces can make,
+//! also past a result the rules see (a claimable repetition, the move limit, a Xiongqi X6
+//! repetition: the GUI judges the game); such a result is said in an `info string`, and `go`
+//! searches the position exactly as sent. `bestmove (none)` (UCCI `nobestmove`) means the
+//! side to move has no move at all.
+//!
+//! Bad input is answered by one `info string …` line that says what was wrong, quoting the
+//! input cut short: an unknown command, a bad option value, or a `go` with parameters it does
+//! not know (nothing changes). A `position` with a bad FEN or an illegal move is refused
+//! whole, and the next `go` answers `bestmove (none)` (never a move for an older position)
+//! until a `position` is accepted. While a search runs, `stop`, `ponderhit` and `quit` are
+//! handled at once, and `isready` too unless a command received before it waits; every
+//! other command waits until the search has reported its best move, then runs in order (so
+//! `isready` is answered after every command received before it, as in Stockfish). A search
+//! under `go infinite` or `go ponder` that ends by itself holds its best move until `stop`
+//! (or `ponderhit`). The best move is always the first move of the last `info … pv` line.
+//! The end of the input acts as `quit` ([`EndOfInput`]).
 //!
 //! ```
 //! use chuhe::GameKind;
@@ -80,9 +88,10 @@ pub const AUTHOR: &str = "the chuhe developers";
 /// A forced win in UCCI scores: `MATE_UCCI - plies`.
 const MATE_UCCI: i32 = 10_000;
 
-/// Runs the protocol on `input` and `output` until `quit` or the end of the input, for an
-/// engine that starts with `game` (the `UCI_Variant` default). Returns an error only when
-/// the output cannot be written or the input cannot be read.
+/// Runs the protocol on `input` and `output` until `quit` or the end of the input (which
+/// acts as `quit`: [`EndOfInput::Quit`]), for an engine that starts with `game` (the
+/// `UCI_Variant` default). Returns an error only when the output cannot be written or the
+/// input cannot be read.
 ///
 /// The input is read on a thread of its own, so that commands can be answered while the
 /// engine searches.
@@ -91,11 +100,34 @@ where
     R: BufRead + Send + 'static,
     W: Write + Send + 'static,
 {
+    run_until(game, input, output, EndOfInput::Quit)
+}
+
+/// What the end of the input means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndOfInput {
+    /// As `quit`, once every command received has run: the running search stops and its
+    /// best move is written; a command that waited for it then runs, a search it starts
+    /// being stopped at once; then the driver returns. A GUI that crashed or closed the
+    /// pipe leaves no search burning the CPU. This is [`run`]'s.
+    Quit,
+    /// The commands run to the end as if typed one after the other: each finite search
+    /// finishes (an infinite one is stopped), then the driver returns. This is
+    /// [`run_blocking`]'s, for scripts and tests that hold their whole input at once.
+    FinishSearches,
+}
+
+/// [`run`], with the meaning of the end of the input chosen.
+pub fn run_until<R, W>(game: GameKind, input: R, output: W, at_eof: EndOfInput) -> io::Result<()>
+where
+    R: BufRead + Send + 'static,
+    W: Write + Send + 'static,
+{
     let (tx, rx) = mpsc::channel();
     let reader_tx = tx.clone();
     std::thread::spawn(move || read_lines(input, &reader_tx));
     let sink = Arc::new(Sink::new(output));
-    let mut driver = Driver::new(game, Arc::clone(&sink), tx);
+    let mut driver = Driver::new(game, Arc::clone(&sink), tx, at_eof);
     let result = loop {
         let Ok(message) = rx.recv() else {
             break Ok(());
@@ -125,11 +157,16 @@ where
 }
 
 /// [`run`] for borrowed input and output (a test, a script): all of `input` is read first,
-/// then the commands run as if typed one after the other; the answers are copied to
-/// `output` at the end.
+/// then the commands run as if typed one after the other, each finite search to its end
+/// ([`EndOfInput::FinishSearches`]); the answers are copied to `output` at the end.
 pub fn run_blocking<W: Write>(game: GameKind, input: &[u8], output: &mut W) -> io::Result<()> {
     let buffer = SharedBuffer::default();
-    run(game, io::Cursor::new(input.to_vec()), buffer.clone())?;
+    run_until(
+        game,
+        io::Cursor::new(input.to_vec()),
+        buffer.clone(),
+        EndOfInput::FinishSearches,
+    )?;
     let bytes = buffer.take();
     output.write_all(&bytes)?;
     output.flush()
@@ -296,10 +333,19 @@ struct Driver<W: Write + Send + 'static> {
     active: Option<Active>,
     pending: VecDeque<String>,
     eof: bool,
+    /// What ends the session at the end of the input.
+    at_eof: EndOfInput,
+    /// Why the last `position` command was refused, until the next one is accepted.
+    refused: Option<String>,
 }
 
 impl<W: Write + Send + 'static> Driver<W> {
-    fn new(game: GameKind, sink: Arc<Sink<W>>, tx: Sender<Message>) -> Driver<W> {
+    fn new(
+        game: GameKind,
+        sink: Arc<Sink<W>>,
+        tx: Sender<Message>,
+        at_eof: EndOfInput,
+    ) -> Driver<W> {
         Driver {
             engine: Engine::new(game),
             sink,
@@ -311,6 +357,8 @@ impl<W: Write + Send + 'static> Driver<W> {
             active: None,
             pending: VecDeque::new(),
             eof: false,
+            at_eof,
+            refused: None,
         }
     }
 
@@ -345,7 +393,10 @@ impl<W: Write + Send + 'static> Driver<W> {
         let Some((&name, args)) = tokens.split_first() else {
             return ControlFlow::Continue(());
         };
-        if self.active.is_some() && !URGENT.contains(&name) {
+        // `isready` is answered after every command received before it, so it waits behind
+        // commands that wait for the search (but not for the search itself).
+        let waits = !URGENT.contains(&name) || (name == "isready" && !self.pending.is_empty());
+        if self.active.is_some() && waits {
             self.pending.push_back(line.to_string());
             return ControlFlow::Continue(());
         }
@@ -554,9 +605,14 @@ impl<W: Write + Send + 'static> Driver<W> {
                 })?;
                 Ok(())
             }
-            _ => Err(format!(
-                "no option '{shown}' (Hash, Clear Hash, Threads, MultiPV, Skill Level, Move Overhead, UCI_Variant, Evaluation)"
-            )),
+            _ => Err(match self.dialect {
+                Dialect::Uci => format!(
+                    "no option '{shown}' (Hash, Clear Hash, Threads, MultiPV, Skill Level, Move Overhead, UCI_Variant, Evaluation)"
+                ),
+                Dialect::Ucci => format!(
+                    "no option '{shown}' (usemillisec, hashsize, threads, multipv, skilllevel, moveoverhead, newgame)"
+                ),
+            }),
         }
     }
 
@@ -566,7 +622,7 @@ impl<W: Write + Send + 'static> Driver<W> {
         let (text, moves) = match parse_position(args) {
             Ok(parsed) => parsed,
             Err(message) => {
-                self.complain(&format!("position refused: {message}; the position stays"));
+                self.refuse_position(message);
                 return;
             }
         };
@@ -579,9 +635,23 @@ impl<W: Write + Send + 'static> Driver<W> {
                     notation: self.engine.move_notation(),
                 };
                 self.banned.clear();
+                self.refused = None;
+                if let Some(outcome) = self.engine.outcome() {
+                    self.complain(&format!("the rules see the game as over here: {outcome}"));
+                }
             }
-            Err(e) => self.complain(&format!("position refused: {e}; the position stays")),
+            Err(e) => self.refuse_position(e.to_string()),
         }
+    }
+
+    /// A `position` that cannot be set: said at once, and the next `go` answers
+    /// `bestmove (none)` instead of searching the previous position.
+    fn refuse_position(&mut self, message: String) {
+        self.complain(&format!(
+            "position refused: {message}; no position is set until the next position command"
+        ));
+        self.refused = Some(message);
+        self.banned.clear();
     }
 
     /// The engine's position as a game of the library (history included), for the side to
@@ -654,9 +724,23 @@ impl<W: Write + Send + 'static> Driver<W> {
             self.perft(depth);
             return;
         }
-        if let Some(outcome) = self.engine.outcome() {
-            self.game_over(outcome, turn);
+        if let Some(why) = &self.refused {
+            // Never an answer for an older position than the one the GUI sent.
+            self.complain(&format!(
+                "no position to search: the last position command was refused ({why})"
+            ));
+            self.emit_best(None, None);
             return;
+        }
+        if let Some(outcome) = self.engine.outcome() {
+            if self.engine.legal_moves().is_empty() {
+                self.game_over(outcome, turn);
+                return;
+            }
+            // The GUI judges the game: the rules' result is said, and the position searched.
+            self.complain(&format!(
+                "the rules see the game as over ({outcome}); searching the position as sent"
+            ));
         }
         let mut limits = go.limits;
         if !self.banned.is_empty() {
@@ -693,7 +777,11 @@ impl<W: Write + Send + 'static> Driver<W> {
                     restart: false,
                     held: None,
                 });
-                if self.eof && self.active.as_ref().is_some_and(|a| a.infinite) {
+                let nobody_stops = match self.at_eof {
+                    EndOfInput::Quit => true,
+                    EndOfInput::FinishSearches => self.active.as_ref().is_some_and(|a| a.infinite),
+                };
+                if self.eof && nobody_stops {
                     // Nobody will send `stop`.
                     let _ = self.stop();
                 }
@@ -820,7 +908,12 @@ impl<W: Write + Send + 'static> Driver<W> {
 
     fn end_of_input(&mut self) -> ControlFlow<()> {
         self.eof = true;
-        if self.active.as_ref().is_some_and(|a| a.infinite) {
+        let stop_now = match self.at_eof {
+            // A GUI that went away leaves no search running.
+            EndOfInput::Quit => self.active.is_some(),
+            EndOfInput::FinishSearches => self.active.as_ref().is_some_and(|a| a.infinite),
+        };
+        if stop_now {
             return self.stop();
         }
         ControlFlow::Continue(())

@@ -6,7 +6,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use chuhe::{GameKind, MoveNotation};
+use chuhe::{xiangqi, xiongqi, GameKind, GamePosition, MoveNotation};
 use chuhe_engine::uci;
 
 /// Input fed line by line from the test.
@@ -299,14 +299,6 @@ fn bad_input_is_one_info_string_and_changes_nothing() {
     let bad = [
         "frobnicate".to_string(),
         long.clone(),
-        "position startpos moves h10g8 h3e3".to_string(),
-        "position startpos moves b3b10 zz".to_string(),
-        "position fen rheag^aehr/9/oops / X/x".to_string(),
-        "position fen".to_string(),
-        "position".to_string(),
-        "position sideways".to_string(),
-        "position startpos h3e3".to_string(),
-        format!("position fen {long}"),
         "setoption name Hash value lots".to_string(),
         "setoption name Hash value 0".to_string(),
         "setoption name Threads value -3".to_string(),
@@ -354,6 +346,53 @@ fn bad_input_is_one_info_string_and_changes_nothing() {
     assert!(lines
         .iter()
         .any(|l| l.starts_with("option name Skill Level type spin default 20 ")));
+}
+
+/// A refused `position` is said at once, and the next `go` answers for no position at all:
+/// never a move for the position before it.
+#[test]
+fn a_refused_position_leaves_no_position_to_search() {
+    let s = Session::start(GameKind::Xiangqi);
+    let long = "x".repeat(500);
+    let bad = [
+        "position startpos moves h10g8 h3e3".to_string(),
+        "position startpos moves b3b10 zz".to_string(),
+        "position fen rheag^aehr/9/oops / X/x".to_string(),
+        "position fen".to_string(),
+        "position".to_string(),
+        "position sideways".to_string(),
+        "position startpos h3e3".to_string(),
+        format!("position fen {long}"),
+    ];
+    for command in &bad {
+        s.send("position startpos moves h3e3");
+        assert!(s.sync().is_empty());
+        s.send(command);
+        let lines = s.sync();
+        assert_eq!(lines.len(), 1, "{command}: {lines:?}");
+        assert!(
+            lines[0].starts_with("info string position refused: ") && lines[0].len() < 300,
+            "{command}: {lines:?}"
+        );
+        s.send("go depth 2");
+        let (lines, best) = s.best_move();
+        assert_eq!(best, None, "{command}: {lines:?}");
+        assert!(
+            lines[0].starts_with("info string no position to search"),
+            "{command}: {lines:?}"
+        );
+    }
+    // A position accepted again is searched.
+    s.send("position startpos moves h3e3");
+    s.send("go depth 2");
+    let (_, best) = s.best_move();
+    assert!(legal(
+        GameKind::Xiangqi,
+        "start",
+        &["h3e3"],
+        MoveNotation::Uci,
+        &best.unwrap()
+    ));
 }
 
 #[test]
@@ -794,6 +833,279 @@ fn random_input_never_breaks_the_driver() {
         assert!(
             text.trim_end().ends_with("readyok") || text.contains("bestmove"),
             "{input}\n{text}"
+        );
+    }
+}
+
+// ----- the position is the GUI's (issue 28) --------------------------------------------------
+
+/// The side to move in the position `d` shows, from its FEEN's last field.
+fn side_to_move(s: &Session) -> char {
+    let feen = s.feen();
+    let last = feen.rsplit(' ').next().unwrap();
+    // FEEN's style field: upper case first names the side to move (South/Red).
+    if last.chars().next().unwrap().is_ascii_uppercase() {
+        'w'
+    } else {
+        'b'
+    }
+}
+
+/// The moves the pieces can make in `feen` for the side to move, written in `notation`,
+/// asked of the position alone (no history, no game result).
+fn position_moves<P: GamePosition>(
+    feen: &str,
+    config: P::Config,
+    notation: MoveNotation,
+) -> Vec<String> {
+    let p = P::from_text(feen, config).unwrap();
+    p.legal_moves()
+        .iter()
+        .map(|&m| p.move_to_text(m, notation).unwrap())
+        .collect()
+}
+
+/// Is `text` (in `notation`) a move of the side to move in the position `d` shows?
+fn mover_is_side_to_move(s: &Session, game: GameKind, notation: MoveNotation, text: &str) -> bool {
+    let feen = s.feen();
+    let moves = match game {
+        GameKind::Xiongqi => position_moves::<xiongqi::Position>(&feen, (), notation),
+        GameKind::Xiangqi => {
+            position_moves::<xiangqi::Position>(&feen, xiangqi::RuleSet::Standard, notation)
+        }
+        GameKind::XiangqiCapture => {
+            position_moves::<xiangqi::Position>(&feen, xiangqi::RuleSet::Capture, notation)
+        }
+    };
+    moves.iter().any(|m| m == text)
+}
+
+#[test]
+fn a_move_list_past_a_claimable_repetition_is_searched_as_sent() {
+    let s = Session::start(GameKind::Xiangqi);
+    // The third occurrence of the start position with Red's horse back: the arbiter calls
+    // the game drawn, yet it is Black's move and Black has 44 moves.
+    s.send("position startpos moves h1g3 h10g8 g3h1 g8h10 h1g3 h10g8 g3h1 g8h10 h1g3");
+    let said = s.sync();
+    assert!(
+        said.len() == 1 && said[0].starts_with("info string the rules see the game as over"),
+        "{said:?}"
+    );
+    assert_eq!(side_to_move(&s), 'b');
+    s.send("go depth 3");
+    let (lines, best) = s.best_move();
+    let best = best.unwrap_or_else(|| panic!("no move: {lines:?}"));
+    assert!(
+        mover_is_side_to_move(&s, GameKind::Xiangqi, MoveNotation::Uci, &best),
+        "{best} is not Black's: {lines:?}"
+    );
+    // One more repetition and more moves after it are accepted too.
+    s.send("position startpos moves h1g3 h10g8 g3h1 g8h10 h1g3 h10g8 g3h1 g8h10 h1g3 h10g8 g3h1 g8h10 b1c3");
+    assert_eq!(s.sync().len(), 1);
+    s.send("go depth 2");
+    let (_, best) = s.best_move();
+    assert!(mover_is_side_to_move(
+        &s,
+        GameKind::Xiangqi,
+        MoveNotation::Uci,
+        &best.unwrap()
+    ));
+}
+
+#[test]
+fn a_move_list_past_the_move_limit_is_searched_as_sent_in_uci_and_ucci() {
+    let fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 99 60";
+    let s = Session::start(GameKind::Xiangqi);
+    s.send(&format!("position fen {fen} moves h3e3 h8e8"));
+    assert_eq!(s.sync().len(), 1);
+    assert_eq!(side_to_move(&s), 'w');
+    s.send("go depth 3");
+    let (lines, best) = s.best_move();
+    let best = best.unwrap_or_else(|| panic!("no move: {lines:?}"));
+    assert!(mover_is_side_to_move(
+        &s,
+        GameKind::Xiangqi,
+        MoveNotation::Uci,
+        &best
+    ));
+
+    let s = Session::start(GameKind::Xiangqi);
+    s.send("ucci");
+    s.until(|l| l == "ucciok");
+    s.send(&format!("position fen {fen} moves h2e2 h7e7"));
+    assert_eq!(s.sync().len(), 1);
+    s.send("go depth 3");
+    let (lines, best) = s.best_move();
+    let best = best.unwrap_or_else(|| panic!("no move: {lines:?}"));
+    assert!(mover_is_side_to_move(
+        &s,
+        GameKind::Xiangqi,
+        MoveNotation::Iccs,
+        &best
+    ));
+}
+
+#[test]
+fn bestmove_none_only_without_a_move() {
+    // Generals and one advisor: drawn by the rules (S3), but Red's general can step.
+    let s = Session::start(GameKind::Xiangqi);
+    s.send("position fen 3ak4/9/9/9/9/9/9/9/9/5K3 w - - 0 1");
+    s.sync();
+    s.send("go depth 3");
+    let (lines, best) = s.best_move();
+    let best = best.unwrap_or_else(|| panic!("no move: {lines:?}"));
+    assert!(["f1f2", "f1e1"].contains(&best.as_str()), "{best}");
+    // Checkmated: no move at all.
+    s.send("position fen R3k4/R8/9/9/9/9/9/9/9/3K5 b - - 0 1");
+    s.sync();
+    s.send("go depth 3");
+    let (lines, best) = s.best_move();
+    assert_eq!(best, None, "{lines:?}");
+}
+
+#[test]
+fn xiongqi_lists_through_an_x6_repetition_are_the_guis_to_judge() {
+    let s = Session::start(GameKind::Xiongqi);
+    // The chariots shuffle: the second a1-a2 repeats move and position (X6), which the
+    // arbiter calls a loss; the GUI sent it, and it is Black's move.
+    let shuffle = "a1a2 a8a7 a2a1 a7a8 a1a2";
+    s.send(&format!("position startpos moves {shuffle}"));
+    let said = s.sync();
+    assert!(
+        said.iter().all(|l| l.starts_with("info string")),
+        "{said:?}"
+    );
+    s.send("go depth 2");
+    let (lines, best) = s.best_move();
+    let best = best.unwrap_or_else(|| panic!("no move: {lines:?}"));
+    assert!(mover_is_side_to_move(
+        &s,
+        GameKind::Xiongqi,
+        MoveNotation::Uci,
+        &best
+    ));
+}
+
+#[test]
+fn a_hash_size_that_cannot_be_had_is_refused_and_the_table_kept() {
+    let s = Session::start(GameKind::Xiangqi);
+    s.send("setoption name Hash value 8");
+    assert!(s.sync().is_empty());
+    s.send("setoption name Hash value 65536");
+    let said = s.sync();
+    assert!(
+        said.len() == 1
+            && said[0].starts_with("info string setoption refused")
+            && said[0].contains("65536"),
+        "{said:?}"
+    );
+    s.send("uci");
+    let lines = s.until(|l| l == "uciok");
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("option name Hash type spin default 8 ")));
+    s.send("go depth 2");
+    assert!(s.best_move().1.is_some());
+}
+
+#[test]
+fn the_end_of_input_stops_a_finite_search() {
+    let started = Instant::now();
+    let (out_tx, out_rx) = mpsc::channel();
+    let writer = ChannelWriter {
+        tx: out_tx,
+        partial: Vec::new(),
+    };
+    let input = io::Cursor::new(b"position startpos\ngo depth 1000\n".to_vec());
+    uci::run(GameKind::Xiangqi, input, writer).unwrap();
+    let lines: Vec<String> = out_rx.try_iter().collect();
+    assert!(
+        lines.last().is_some_and(|l| l.starts_with("bestmove ")),
+        "{lines:?}"
+    );
+    // Depth 1000 takes forever; the end of the input ended it.
+    assert!(started.elapsed() < Duration::from_secs(30));
+}
+
+#[test]
+fn the_best_move_is_the_first_move_of_the_last_line_shown() {
+    let s = Session::start(GameKind::Xiangqi);
+    for round in 0..12 {
+        s.send("position startpos");
+        s.send("go infinite");
+        std::thread::sleep(Duration::from_millis(20 + 15 * round));
+        s.send("stop");
+        let (lines, best) = s.best_move();
+        let best = best.unwrap();
+        let last_pv = lines
+            .iter()
+            .rev()
+            .find_map(|l| l.split(" pv ").nth(1))
+            .unwrap_or_else(|| panic!("no line shown: {lines:?}"));
+        assert_eq!(last_pv.split(' ').next(), Some(best.as_str()), "{lines:?}");
+    }
+    // A weakened choice is shown too.
+    s.send("setoption name Skill Level value 3");
+    for _ in 0..5 {
+        s.send("go depth 3");
+        let (lines, best) = s.best_move();
+        let last_pv = lines
+            .iter()
+            .rev()
+            .find_map(|l| l.split(" pv ").nth(1))
+            .unwrap();
+        assert_eq!(last_pv.split(' ').next(), best.as_deref(), "{lines:?}");
+    }
+}
+
+#[test]
+fn isready_waits_for_the_commands_before_it_but_not_for_the_search() {
+    let s = Session::start(GameKind::Xiangqi);
+    s.send("go infinite");
+    s.send("isready");
+    assert_eq!(s.until(|l| l == "readyok").last().unwrap(), "readyok");
+    s.send("setoption name MultiPV value 2");
+    s.send("isready");
+    // The option waits for the search, and so does the readyok behind it.
+    let early: Vec<String> = s
+        .output
+        .recv_timeout(Duration::from_millis(300))
+        .into_iter()
+        .filter(|l| l == "readyok")
+        .collect();
+    assert!(early.is_empty());
+    s.send("stop");
+    let lines = s.until(|l| l == "readyok");
+    assert!(
+        lines.iter().any(|l| l.starts_with("bestmove ")),
+        "{lines:?}"
+    );
+    s.send("uci");
+    let lines = s.until(|l| l == "uciok");
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("option name MultiPV type spin default 2 ")));
+}
+
+#[test]
+fn node_limits_hold_from_one_node_up() {
+    let s = Session::start(GameKind::Xiangqi);
+    for limit in [1u64, 10, 100, 1000, 5000] {
+        s.send("position startpos");
+        s.send(&format!("go nodes {limit}"));
+        let (lines, best) = s.best_move();
+        assert!(best.is_some(), "{lines:?}");
+        let nodes: u64 = lines
+            .iter()
+            .rev()
+            .find_map(|l| {
+                let mut words = l.split(' ').skip_while(|w| *w != "nodes");
+                words.nth(1).and_then(|n| n.parse().ok())
+            })
+            .unwrap_or_else(|| panic!("no nodes shown: {lines:?}"));
+        assert!(
+            nodes <= limit + limit / 8 + 64,
+            "go nodes {limit} searched {nodes}: {lines:?}"
         );
     }
 }

@@ -10,7 +10,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use chuhe_notation::{Side, Status};
 
-use crate::variant::{GamePosition, MoveBuffer};
+use crate::variant::{GamePosition, MoveBuffer, MoveNotation};
 use crate::{MoveError, Outcome};
 
 /// Hashes a Zobrist key as itself: the keys are already uniformly random, so the map needs
@@ -270,6 +270,82 @@ impl<P: GamePosition> Game<P> {
         }
         self.outcome = self.compute_outcome();
         Ok(())
+    }
+
+    /// The moves the side to move may make whether or not the game is over: the pieces'
+    /// moves ([`GamePosition::moves_past_end_into`]) less those the history forbids (X6).
+    /// A GUI may send an engine a game that went on past a claimable repetition or the move
+    /// limit; these are the moves to answer it with. While the game goes on they are
+    /// [`Game::legal_moves`].
+    ///
+    /// ```
+    /// use chuhe::{xiangqi, Game};
+    /// // Two generals and an advisor: a draw by the rules (S3), yet the pieces can move.
+    /// let game = Game::<xiangqi::Position>::from_text(
+    ///     "3ak4/9/9/9/9/9/9/9/9/5K3 w - - 0 1",
+    ///     xiangqi::RuleSet::Standard,
+    /// )
+    /// .unwrap();
+    /// assert!(game.outcome().is_some());
+    /// assert!(game.legal_moves().is_empty());
+    /// assert!(!game.moves_past_end().is_empty());
+    /// ```
+    pub fn moves_past_end(&self) -> P::Moves {
+        if self.outcome.is_none() {
+            return self.legal_moves();
+        }
+        let mut list = P::Moves::default();
+        self.position().moves_past_end_into(&mut list);
+        P::retain_allowed_by_history(&self.history, &mut list);
+        list
+    }
+
+    /// Plays `m` even when the game is over, when the pieces may make it
+    /// ([`GamePosition::moves_past_end_into`]); while the game goes on, the same as
+    /// [`Game::play`]. The result stays the first one the rules reached: the moves after it
+    /// are kept in the history (repetitions and X6 look at them) but change no result. On
+    /// error the game is unchanged.
+    pub fn play_past_end(&mut self, m: P::Move) -> Result<(), MoveError> {
+        let Some(outcome) = self.outcome else {
+            return self.play(m);
+        };
+        let mut list = P::Moves::default();
+        self.position().moves_past_end_into(&mut list);
+        if !list.contains(&m) {
+            return Err(match self.position().check_move(m) {
+                Err(MoveError::GameOver { .. }) | Ok(()) => MoveError::GameOver { outcome },
+                Err(e) => e,
+            });
+        }
+        let mut after = self.position().clone();
+        after.play_unchecked(m);
+        self.history.push(m, after);
+        Ok(())
+    }
+
+    /// Reads a move written in `notation` that [`Game::play_past_end`] would accept: as
+    /// [`GamePosition::parse_move_as`], and past the end of the game, one of
+    /// [`GamePosition::moves_past_end_into`] written the same way.
+    pub fn parse_move_past_end(
+        &self,
+        text: &str,
+        notation: MoveNotation,
+    ) -> Result<P::Move, MoveError> {
+        match self.position().parse_move_as(text, notation) {
+            Err(MoveError::GameOver { outcome }) => {
+                let mut list = P::Moves::default();
+                self.position().moves_past_end_into(&mut list);
+                let pos = self.position();
+                list.iter()
+                    .copied()
+                    .find(|&m| {
+                        pos.move_to_text(m, notation)
+                            .is_ok_and(|t| t.eq_ignore_ascii_case(text.trim()))
+                    })
+                    .ok_or(MoveError::GameOver { outcome })
+            }
+            other => other,
+        }
     }
 
     /// Plays `m`, a move of [`Game::legal_moves`], without checking it again, and writes the

@@ -331,6 +331,16 @@ pub trait GamePosition: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
     /// Appends the legal moves (history aside) to `out`; none when [`GamePosition::outcome`]
     /// is decided by the position before moving.
     fn legal_moves_into(&self, out: &mut Self::Moves);
+    /// Appends the moves the pieces may make here even when the position alone has ended
+    /// the game (a move limit reached, too little material left), history aside: what an
+    /// engine plays when a GUI sends such a position. None when a side has lost its general
+    /// (nothing is left to play for) or when the side to move has no move at all.
+    ///
+    /// The default is [`GamePosition::legal_moves_into`], for games whose positions never
+    /// end the game before moving.
+    fn moves_past_end_into(&self, out: &mut Self::Moves) {
+        self.legal_moves_into(out);
+    }
     /// Does `m` capture?
     fn is_capture(&self, m: Self::Move) -> bool;
     /// `Ok` when `m` is legal here (history aside), else why not.

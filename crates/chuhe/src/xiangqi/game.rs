@@ -261,6 +261,12 @@ impl GamePosition for Position {
         }
     }
 
+    fn moves_past_end_into(&self, out: &mut MoveList) {
+        if self.general(Side::First).is_some() && self.general(Side::Second).is_some() {
+            self.generate_moves(out);
+        }
+    }
+
     #[inline]
     fn is_capture(&self, m: Move) -> bool {
         Position::is_capture(self, m)

@@ -197,6 +197,12 @@ impl GamePosition for Position {
         }
     }
 
+    fn moves_past_end_into(&self, out: &mut MoveList) {
+        if self.terminal(Side::First).is_some() && self.terminal(Side::Second).is_some() {
+            self.generate_moves(out);
+        }
+    }
+
     #[inline]
     fn is_capture(&self, m: Move) -> bool {
         Position::is_capture(self, m)
