@@ -153,7 +153,7 @@ pub fn play(args: &PlayArgs, out: &mut Output) -> Result<(), CliError> {
                 match session.play_text(text) {
                     Ok(pmn) => {
                         session.times.push(spent);
-                        out.write_now(&format!("{}. {pmn}\n", session.game.plies()))?;
+                        out.write_now(&format!("{}{pmn}\n", session.last_move_number()))?;
                         if !session.plain {
                             session.show(out)?;
                         }
@@ -203,7 +203,7 @@ impl Session {
             .get("wxf")
             .map(|w| format!(" ({w})"))
             .unwrap_or_default();
-        out.write_now(&format!("{}. {pmn}{wxf}  chuhe\n", self.game.plies()))?;
+        out.write_now(&format!("{}{pmn}{wxf}  chuhe\n", self.last_move_number()))?;
         if !self.plain {
             self.show(out)?;
         }
@@ -250,10 +250,41 @@ impl Session {
         out.write_now(&text)
     }
 
+    /// The side that made the first move of the game.
+    fn first_mover(&self) -> Side {
+        if self.game.plies() % 2 == 0 {
+            self.game.turn()
+        } else {
+            !self.game.turn()
+        }
+    }
+
+    /// The number of the last move played, as game records write it: `12. ` before the
+    /// first player's move, `12... ` before the second's (a move is a pair of plies, the first
+    /// player's first; a game where the second player starts begins with `1... `).
+    fn last_move_number(&self) -> String {
+        let offset = usize::from(self.first_mover() == Side::Second);
+        let index = self.game.plies().saturating_sub(1) + offset;
+        let number = index / 2 + 1;
+        if index % 2 == 0 {
+            format!("{number}. ")
+        } else {
+            format!("{number}... ")
+        }
+    }
+
     /// Takes back the last move; against the engine, back to the person's turn.
     fn undo(&mut self, out: &mut Output) -> Result<(), CliError> {
-        if self.game.plies() == 0 {
-            return out.write_now("? there is no move to take back\n");
+        let person_has_moved = match &self.engine {
+            // Only the engine's first move so far: nothing of the person's to take back.
+            Some((_, engine_side)) => {
+                self.game.plies() >= 2
+                    || (self.game.plies() == 1 && self.first_mover() != *engine_side)
+            }
+            None => self.game.plies() > 0,
+        };
+        if !person_has_moved {
+            return out.write_now("? there is no move of yours to take back\n");
         }
         self.game.undo();
         self.times.pop();
@@ -324,7 +355,14 @@ impl Session {
             },
             String::from,
         );
-        let mut pcn = chuhe::record::to_pcn(self.game.as_ref(), &self.times);
+        // Seconds to the millisecond, so that the record holds plain decimals (`0.004`, not
+        // `4.1e-6`).
+        let times: Vec<f64> = self
+            .times
+            .iter()
+            .map(|t| (t * 1000.0).round() / 1000.0)
+            .collect();
+        let mut pcn = chuhe::record::to_pcn(self.game.as_ref(), &times);
         pcn.meta.event = Some("chuhe play".into());
         let written = std::fs::File::create(&path)
             .and_then(|mut f| f.write_all(format!("{}\n", pcn.to_json_pretty()).as_bytes()));

@@ -127,3 +127,57 @@ fn the_engine_can_move_first_and_input_may_end_early() {
     assert_eq!(code, Some(2));
     assert!(err.contains("--level"), "{err}");
 }
+
+#[test]
+fn undo_before_the_persons_first_move_takes_nothing_back() {
+    let save = temp_path("undo-first");
+    let (code, out, _) = play(
+        &["--side", "second", "--movetime", "20", "--save", &save],
+        "undo\nresign\n",
+    );
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.contains("? there is no move of yours to take back"),
+        "{out}"
+    );
+    assert_eq!(out.matches("chuhe\n").count(), 1, "{out}");
+    let pcn: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&save).unwrap()).unwrap();
+    let _ = std::fs::remove_file(&save);
+    // The engine's opening move stays.
+    assert_eq!(pcn["moves"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn moves_are_numbered_per_move_and_times_saved_as_plain_decimals() {
+    let save = temp_path("numbers");
+    let (code, out, _) = play(
+        &["--game", "xiangqi", "--vs", "human", "--save", &save],
+        "h3e3\nh10g8\nh1g3\nresign\n",
+    );
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("1. h3-e3\n"), "{out}");
+    assert!(out.contains("1... h10-g8\n"), "{out}");
+    assert!(out.contains("2. h1-g3\n"), "{out}");
+    let text = std::fs::read_to_string(&save).unwrap();
+    let _ = std::fs::remove_file(&save);
+    assert!(!text.contains("e-"), "a time in exponent notation: {text}");
+    // Black to move first: its move opens with `1... `.
+    let (_, out, _) = play(
+        &[
+            "--game",
+            "xiangqi",
+            "--vs",
+            "human",
+            "--position",
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1",
+            "--save",
+            "-",
+        ],
+        "h10g8\nh1g3\n",
+    );
+    assert!(
+        out.contains("1... h10-g8\n") && out.contains("2. h1-g3\n"),
+        "{out}"
+    );
+}
