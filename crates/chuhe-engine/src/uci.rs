@@ -10,7 +10,8 @@
 //! promotion `e7e8e`. The commands: `uci`, `isready`, `ucinewgame`,
 //! `setoption name N [value V]` (names case-insensitive: `Hash`, `Clear Hash`, `Threads`,
 //! `MultiPV`, `Skill Level`, `Move Overhead`, `UCI_Variant`, `Evaluation` — `full`, or
-//! `material` for the material-only baseline), `position startpos|fen TEXT
+//! `material` for the material-only baseline; `Ponder` and `UCI_AnalyseMode`, which GUIs
+//! send, are accepted and leave the search as it is), `position startpos|fen TEXT
 //! [moves …]` (`TEXT` is everything between `fen` and `moves`: a FEEN, which holds spaces,
 //! or a Xiangqi FEN), `go` with `wtime btime winc binc movestogo movetime nodes depth mate
 //! infinite ponder searchmoves` (and `go perft N`; a `go` without any limit is `go
@@ -337,6 +338,10 @@ struct Driver<W: Write + Send + 'static> {
     at_eof: EndOfInput,
     /// Why the last `position` command was refused, until the next one is accepted.
     refused: Option<String>,
+    /// `Ponder`: the GUI says it may send `go ponder` (the search is the same either way).
+    ponder: bool,
+    /// `UCI_AnalyseMode`: the GUI analyses rather than plays (the search is the same).
+    analyse_mode: bool,
 }
 
 impl<W: Write + Send + 'static> Driver<W> {
@@ -359,6 +364,8 @@ impl<W: Write + Send + 'static> Driver<W> {
             eof: false,
             at_eof,
             refused: None,
+            ponder: false,
+            analyse_mode: false,
         }
     }
 
@@ -443,6 +450,8 @@ impl<W: Write + Send + 'static> Driver<W> {
                      option name Move Overhead type spin default {} min {} max {}\n\
                      option name UCI_Variant type combo default {}{variants}\n\
                      option name Evaluation type combo default {} var full var material\n\
+                     option name Ponder type check default {}\n\
+                     option name UCI_AnalyseMode type check default {}\n\
                      uciok",
                     options.hash_mb,
                     ranges::HASH_MB.start(),
@@ -463,6 +472,8 @@ impl<W: Write + Send + 'static> Driver<W> {
                     } else {
                         "full"
                     },
+                    self.ponder,
+                    self.analyse_mode,
                 ));
             }
             Dialect::Ucci => {
@@ -596,6 +607,20 @@ impl<W: Write + Send + 'static> Driver<W> {
                     quote_input(value.unwrap_or(""))
                 )),
             },
+            "ponder" | "uci_analysemode" => {
+                let on = parse_check(value).ok_or_else(|| {
+                    format!(
+                        "option {shown}: '{}' is not true or false",
+                        quote_input(value.unwrap_or(""))
+                    )
+                })?;
+                if key == "ponder" {
+                    self.ponder = on;
+                } else {
+                    self.analyse_mode = on;
+                }
+                Ok(())
+            }
             "usemillisec" => {
                 self.millis = parse_check(value).ok_or_else(|| {
                     format!(
@@ -607,7 +632,7 @@ impl<W: Write + Send + 'static> Driver<W> {
             }
             _ => Err(match self.dialect {
                 Dialect::Uci => format!(
-                    "no option '{shown}' (Hash, Clear Hash, Threads, MultiPV, Skill Level, Move Overhead, UCI_Variant, Evaluation)"
+                    "no option '{shown}' (Hash, Clear Hash, Threads, MultiPV, Skill Level, Move Overhead, UCI_Variant, Evaluation, Ponder, UCI_AnalyseMode)"
                 ),
                 Dialect::Ucci => format!(
                     "no option '{shown}' (usemillisec, hashsize, threads, multipv, skilllevel, moveoverhead, newgame)"

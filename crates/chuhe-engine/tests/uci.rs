@@ -201,6 +201,8 @@ fn handshake_names_the_engine_and_every_option() {
         "UCI_Variant",
         "Clear Hash",
         "Evaluation",
+        "Ponder",
+        "UCI_AnalyseMode",
     ] {
         assert!(
             lines
@@ -407,6 +409,8 @@ fn options_are_set_by_case_insensitive_names() {
         "setoption name clear hash",
         "setoption name uci_variant value XIONGQI",
         "setoption name evaluation value Material",
+        "setoption name Ponder value true",
+        "setoption name UCI_AnalyseMode value true",
     ] {
         s.send(command);
         assert!(s.sync().is_empty(), "{command}");
@@ -428,6 +432,8 @@ fn options_are_set_by_case_insensitive_names() {
         "option name Move Overhead type spin default 30 ",
         "option name UCI_Variant type combo default xiongqi ",
         "option name Evaluation type combo default material ",
+        "option name Ponder type check default true",
+        "option name UCI_AnalyseMode type check default true",
     ] {
         assert!(
             lines.iter().any(|l| l.starts_with(expected)),
