@@ -41,12 +41,16 @@ impl Table {
 pub struct HubOptions {
     /// The engine's time per move (less when its clock is short).
     pub engine_movetime: Duration,
+    /// The origins (`https://chuhe.example`) whose pages may change games; empty: the
+    /// server's own, as each request's `Host` names it (see [`crate::guard`]).
+    pub allowed_origins: Vec<String>,
 }
 
 impl Default for HubOptions {
     fn default() -> Self {
         HubOptions {
             engine_movetime: Duration::from_millis(500),
+            allowed_origins: Vec::new(),
         }
     }
 }
@@ -66,6 +70,11 @@ impl Hub {
             tables: Mutex::new(HashMap::new()),
             options,
         })
+    }
+
+    /// The settings.
+    pub fn options(&self) -> &HubOptions {
+        &self.options
     }
 
     /// The store.

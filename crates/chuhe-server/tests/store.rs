@@ -43,6 +43,7 @@ fn game(id: &str, moves: &[&str]) -> StoredGame {
         result: None,
         created_ms: 1_000,
         updated_ms: 1_000,
+        record_info: Some(r#"{"meta":{"event":"Club"},"sides":null}"#.into()),
         moves: moves
             .iter()
             .enumerate()
@@ -222,7 +223,7 @@ fn sqlite_passes_the_store_suite() {
     // Reopened, the file still holds everything.
     let again = SqliteStore::open(path.to_str().unwrap()).unwrap();
     assert!(again.list(500, 0).unwrap().len() >= 8);
-    for ext in ["", "-wal", "-shm"] {
+    for ext in ["", "-wal", "-shm", "-lock"] {
         let _ = std::fs::remove_file(format!("{}{ext}", path.display()));
     }
 }

@@ -85,6 +85,9 @@ pub struct StoredGame {
     pub updated_ms: i64,
     /// The moves, in order.
     pub moves: Vec<StoredMove>,
+    /// What an imported record said besides its moves: its players and metadata, as PCN's
+    /// JSON (`{"sides": {…}, "meta": {…}}`), given back when the game is exported.
+    pub record_info: Option<String>,
 }
 
 /// A line of the archive.
@@ -160,6 +163,18 @@ pub trait Store: Send + Sync {
     fn list(&self, limit: usize, offset: usize) -> Result<Vec<GameSummary>, StoreError>;
 }
 
+/// Refuses a database whose schema is newer than this program knows (`found` steps applied,
+/// `known` known).
+fn check_schema(found: i64, known: usize, database: &str) -> Result<usize, StoreError> {
+    match usize::try_from(found) {
+        Ok(n) if n <= known => Ok(n),
+        _ => Err(StoreError::Backend(format!(
+            "the schema of {database} is version {found}, newer than this chuhe knows \
+             (version {known}): a newer chuhe has upgraded it; run that one"
+        ))),
+    }
+}
+
 /// Opens the store named on the command line: a `postgres://` or `postgresql://` URL, or
 /// the path of a SQLite file (created when missing).
 pub fn open(spec: &str) -> Result<Box<dyn Store>, StoreError> {
@@ -218,6 +233,12 @@ fn result_of(
         winner: winner.unwrap_or_else(|| "none".into()),
         reason,
     })
+}
+
+/// A stored count of milliseconds; more than a signed 64-bit column holds is refused (a
+/// number that would come back negative or as something else).
+fn millis(ms: u64) -> Result<i64, StoreError> {
+    i64::try_from(ms).map_err(|_| StoreError::Backend(format!("{ms} ms is out of range")))
 }
 
 /// Milliseconds since the Unix epoch.

@@ -7,11 +7,21 @@ use std::sync::{Mutex, MutexGuard};
 use postgres::{Client, NoTls, Transaction};
 
 use super::{
-    clock_of, now_ms, opponent_columns, opponent_of, result_of, side_of, GameSummary, Store,
-    StoreError, StoredGame, StoredMove, StoredResult,
+    clock_of, millis, now_ms, opponent_columns, opponent_of, result_of, side_of, GameSummary,
+    Store, StoreError, StoredGame, StoredMove, StoredResult,
 };
 
-const SCHEMA: &str = "
+/// The schema's steps: step `i` brings a database from version `i` to `i + 1` (a database
+/// made before versions were kept has the tables of step 0 and no version: step 0 keeps them).
+const MIGRATIONS: &[&str] = &[
+    SCHEMA_1,
+    "ALTER TABLE games ADD COLUMN IF NOT EXISTS record_info TEXT;",
+];
+
+/// The key of the advisory lock under which the schema is changed.
+const SCHEMA_LOCK: i64 = 7165;
+
+const SCHEMA_1: &str = "
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
     game TEXT NOT NULL,
@@ -58,8 +68,7 @@ impl PostgresStore {
         let shown = redact(url);
         let mut clients = Vec::with_capacity(CONNECTIONS);
         for _ in 0..CONNECTIONS {
-            let client = Client::connect(url, NoTls)
-                .map_err(|e| StoreError::Backend(format!("cannot connect to {shown}: {e}")))?;
+            let client = Client::connect(url, NoTls).map_err(|e| connect_error(&shown, &e))?;
             clients.push(Mutex::new(client));
         }
         let store = PostgresStore {
@@ -67,13 +76,7 @@ impl PostgresStore {
             clients,
             next: AtomicUsize::new(0),
         };
-        // Two processes starting at once may race on CREATE; the advisory lock orders them.
-        store
-            .client()
-            .batch_execute(&format!(
-                "SELECT pg_advisory_lock(7165); {SCHEMA} SELECT pg_advisory_unlock(7165);"
-            ))
-            .map_err(|e| StoreError::Backend(format!("cannot set up {}: {e}", store.url)))?;
+        migrate(&mut store.client(), &store.url)?;
         Ok(store)
     }
 
@@ -111,7 +114,75 @@ fn redact(url: &str) -> String {
 }
 
 fn backend(e: postgres::Error) -> StoreError {
-    StoreError::Backend(e.to_string())
+    StoreError::Backend(describe(&e))
+}
+
+/// The server's own words for an error it sent (the driver's text is only `db error`), or
+/// the driver's with its cause.
+fn describe(e: &postgres::Error) -> String {
+    if let Some(db) = e.as_db_error() {
+        return format!("{} ({})", db.message(), db.code().code());
+    }
+    match std::error::Error::source(e) {
+        Some(cause) if !e.to_string().contains(&cause.to_string()) => format!("{e}: {cause}"),
+        _ => e.to_string(),
+    }
+}
+
+/// Why connecting failed, in words that name the problem.
+fn connect_error(shown: &str, e: &postgres::Error) -> StoreError {
+    use postgres::error::SqlState;
+    let why = describe(e);
+    let message = match e.code() {
+        Some(c) if *c == SqlState::INVALID_CATALOG_NAME => {
+            format!("the database of {shown} does not exist ({why}); create it with createdb")
+        }
+        Some(c)
+            if *c == SqlState::INVALID_PASSWORD
+                || *c == SqlState::INVALID_AUTHORIZATION_SPECIFICATION =>
+        {
+            format!("the PostgreSQL server refused the login of {shown}: {why}")
+        }
+        Some(_) => format!("cannot connect to {shown}: {why}"),
+        None => format!("cannot connect to {shown}: the server cannot be reached ({why})"),
+    };
+    StoreError::Backend(message)
+}
+
+/// Brings the schema up to date: one transaction under an advisory lock, so that servers
+/// starting together change it once, one after the other; refuses a schema newer than this
+/// program.
+fn migrate(client: &mut Client, shown: &str) -> Result<(), StoreError> {
+    let failed = |e: postgres::Error| {
+        StoreError::Backend(format!(
+            "cannot set up the tables of {shown}: {}",
+            describe(&e)
+        ))
+    };
+    let mut tx = client.transaction().map_err(failed)?;
+    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&SCHEMA_LOCK])
+        .map_err(failed)?;
+    tx.batch_execute("CREATE TABLE IF NOT EXISTS chuhe_schema (version BIGINT NOT NULL);")
+        .map_err(failed)?;
+    let found: Option<i64> = tx
+        .query_one("SELECT MAX(version) FROM chuhe_schema", &[])
+        .map_err(failed)?
+        .get(0);
+    let from = super::check_schema(found.unwrap_or(0), MIGRATIONS.len(), shown)?;
+    if from == MIGRATIONS.len() {
+        return Ok(());
+    }
+    for step in &MIGRATIONS[from..] {
+        tx.batch_execute(step).map_err(failed)?;
+    }
+    tx.execute("DELETE FROM chuhe_schema", &[])
+        .map_err(failed)?;
+    tx.execute(
+        "INSERT INTO chuhe_schema (version) VALUES ($1)",
+        &[&(MIGRATIONS.len() as i64)],
+    )
+    .map_err(failed)?;
+    tx.commit().map_err(failed)
 }
 
 /// Locks the game's row for the transaction; its move count.
@@ -160,8 +231,8 @@ impl Store for PostgresStore {
         let inserted = tx.execute(
             "INSERT INTO games (id, game, start, opponent, engine_level, engine_side, creator, \
              first_token, second_token, clock_initial_ms, clock_increment_ms, status, winner, \
-             reason, created_ms, updated_ms) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) \
+             reason, created_ms, updated_ms, record_info) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) \
              ON CONFLICT (id) DO NOTHING",
             &[
                 &game.id,
@@ -173,13 +244,14 @@ impl Store for PostgresStore {
                 &game.creator.as_str(),
                 &game.tokens[0],
                 &game.tokens[1],
-                &game.clock.map(|c| c.initial_ms as i64),
-                &game.clock.map(|c| c.increment_ms as i64),
+                &game.clock.map(|c| millis(c.initial_ms)).transpose()?,
+                &game.clock.map(|c| millis(c.increment_ms)).transpose()?,
                 &game.result.as_ref().map(|r| r.status.as_str()),
                 &game.result.as_ref().map(|r| r.winner.as_str()),
                 &game.result.as_ref().and_then(|r| r.reason.as_deref()),
                 &game.created_ms,
                 &game.updated_ms,
+                &game.record_info,
             ],
         );
         if inserted.map_err(backend)? == 0 {
@@ -188,7 +260,7 @@ impl Store for PostgresStore {
         for (ply, mv) in game.moves.iter().enumerate() {
             tx.execute(
                 "INSERT INTO moves (game_id, ply, uci, time_ms) VALUES ($1, $2, $3, $4)",
-                &[&game.id, &(ply as i64), &mv.uci, &(mv.time_ms as i64)],
+                &[&game.id, &(ply as i64), &mv.uci, &millis(mv.time_ms)?],
             )
             .map_err(backend)?;
         }
@@ -214,7 +286,7 @@ impl Store for PostgresStore {
         }
         tx.execute(
             "INSERT INTO moves (game_id, ply, uci, time_ms) VALUES ($1, $2, $3, $4)",
-            &[&id, &(ply as i64), &mv.uci, &(mv.time_ms as i64)],
+            &[&id, &(ply as i64), &mv.uci, &millis(mv.time_ms)?],
         )
         .map_err(backend)?;
         write_result(&mut tx, id, result)?;
@@ -253,7 +325,7 @@ impl Store for PostgresStore {
             .query_opt(
                 "SELECT game, start, opponent, engine_level, engine_side, creator, first_token, \
                  second_token, clock_initial_ms, clock_increment_ms, status, winner, reason, \
-                 created_ms, updated_ms FROM games WHERE id = $1",
+                 created_ms, updated_ms, record_info FROM games WHERE id = $1",
                 &[&id],
             )
             .map_err(backend)?
@@ -287,6 +359,7 @@ impl Store for PostgresStore {
             created_ms: row.get(13),
             updated_ms: row.get(14),
             moves,
+            record_info: row.get(15),
         }))
     }
 
