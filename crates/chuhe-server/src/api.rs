@@ -346,6 +346,8 @@ async fn create_game(
         created_ms: now,
         updated_ms: now,
         moves: Vec::new(),
+        version: 0,
+        draw_offer: None,
         record_info: None,
     };
     let (id, token) = (record.id.clone(), record.tokens[creator.index()].clone());
@@ -516,6 +518,8 @@ async fn import_game(
         .collect();
     let record = StoredGame {
         record_info: record_info_of(&pcn),
+        version: 0,
+        draw_offer: None,
         id: random_id(10),
         game: game.kind().name().to_string(),
         start: game.start_feen(),
@@ -772,7 +776,7 @@ pub(crate) async fn act_as_player<T: Send + 'static>(
     hub: &Arc<Hub>,
     id: &str,
     token: Option<String>,
-    action: impl FnOnce(&mut LiveGame, Side, &dyn crate::store::Store) -> Result<T, ApiError>
+    action: impl Fn(&mut LiveGame, Side, &dyn crate::store::Store) -> Result<T, ApiError>
         + Send
         + 'static,
 ) -> Result<T, ApiError> {

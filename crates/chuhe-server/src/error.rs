@@ -78,7 +78,7 @@ impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> ApiError {
         match e {
             StoreError::NotFound(id) => ApiError::no_game(&id),
-            StoreError::Conflict { .. } => ApiError::conflict(
+            StoreError::Conflict { .. } | StoreError::Stale { .. } => ApiError::conflict(
                 "stale",
                 format!("{e}: the game changed meanwhile; reload it"),
             ),

@@ -9,8 +9,8 @@ use std::sync::{Arc, Barrier};
 
 use chuhe::Side;
 use chuhe_server::store::{
-    Opponent, PostgresStore, SqliteStore, Store, StoreError, StoredGame, StoredMove, StoredResult,
-    TimeControl,
+    Opponent, PostgresStore, SqliteStore, Standing, Store, StoreError, StoredGame, StoredMove,
+    StoredResult, TimeControl,
 };
 
 static COUNTER: AtomicUsize = AtomicUsize::new(0);
@@ -44,6 +44,8 @@ fn game(id: &str, moves: &[&str]) -> StoredGame {
         created_ms: 1_000,
         updated_ms: 1_000,
         record_info: Some(r#"{"meta":{"event":"Club"},"sides":null}"#.into()),
+        version: 0,
+        draw_offer: None,
         moves: moves
             .iter()
             .enumerate()
@@ -70,6 +72,19 @@ fn result(status: &str, winner: &str, reason: Option<&str>) -> StoredResult {
     }
 }
 
+/// The standing with this result and no draw offer.
+fn ends(result: Option<&StoredResult>) -> Standing {
+    Standing {
+        result: result.cloned(),
+        draw_offer: None,
+    }
+}
+
+/// The stored version of a game.
+fn version(store: &dyn Store, id: &str) -> i64 {
+    store.version(id).unwrap().expect("the game is stored")
+}
+
 /// Every check of the suite, on one store.
 fn suite(store: &dyn Store) {
     round_trip(store);
@@ -79,6 +94,7 @@ fn suite(store: &dyn Store) {
     duplicates(store);
     listing(store);
     racing_writers(store);
+    stale_changes(store);
 }
 
 fn round_trip(store: &dyn Store) {
@@ -99,16 +115,23 @@ fn round_trip(store: &dyn Store) {
 fn moves_in_order(store: &dyn Store) {
     let id = fresh_id("mo");
     store.create(&game(&id, &[])).unwrap();
-    store.push_move(&id, 0, &mv("h3e3"), None).unwrap();
-    store.push_move(&id, 1, &mv("h10g8"), None).unwrap();
+    assert_eq!(version(store, &id), 0);
+    store
+        .push_move(&id, 0, 0, &mv("h3e3"), &ends(None))
+        .unwrap();
+    store
+        .push_move(&id, 1, 1, &mv("h10g8"), &ends(None))
+        .unwrap();
+    assert_eq!(version(store, &id), 2);
     for wrong in [0, 1, 3] {
-        match store.push_move(&id, wrong, &mv("a1a2"), None) {
+        match store.push_move(&id, 2, wrong, &mv("a1a2"), &ends(None)) {
             Err(StoreError::Conflict { plies: 2, ply, .. }) => assert_eq!(ply, wrong),
             other => panic!("ply {wrong}: expected a conflict, got {other:?}"),
         }
     }
     let back = store.load(&id).unwrap().unwrap();
     assert_eq!(back.moves, vec![mv("h3e3"), mv("h10g8")]);
+    assert_eq!(back.version, 2);
     assert!(back.updated_ms >= back.created_ms);
 }
 
@@ -116,39 +139,84 @@ fn results_and_take_backs(store: &dyn Store) {
     let id = fresh_id("rs");
     store.create(&game(&id, &["h3e3"])).unwrap();
     let mate = result("checkmate", "first", None);
-    store.push_move(&id, 1, &mv("h10g8"), Some(&mate)).unwrap();
+    store
+        .push_move(&id, 0, 1, &mv("h10g8"), &ends(Some(&mate)))
+        .unwrap();
     assert_eq!(store.load(&id).unwrap().unwrap().result, Some(mate));
-    store.truncate(&id, 1, None).unwrap();
+    store.truncate(&id, 1, 1, &ends(None)).unwrap();
     let back = store.load(&id).unwrap().unwrap();
     assert_eq!(back.moves.len(), 1);
     assert_eq!(back.result, None);
     let resigned = result("resignation", "second", None);
-    store.set_result(&id, Some(&resigned)).unwrap();
+    store.set_standing(&id, 2, &ends(Some(&resigned))).unwrap();
     assert_eq!(store.load(&id).unwrap().unwrap().result, Some(resigned));
-    store.set_result(&id, None).unwrap();
+    store.set_standing(&id, 3, &ends(None)).unwrap();
     assert_eq!(store.load(&id).unwrap().unwrap().result, None);
-    store.truncate(&id, 0, None).unwrap();
-    assert!(store.load(&id).unwrap().unwrap().moves.is_empty());
+    // A draw offer is stored with the game.
+    let offer = Standing {
+        result: None,
+        draw_offer: Some(Side::Second),
+    };
+    store.set_standing(&id, 4, &offer).unwrap();
+    assert_eq!(
+        store.load(&id).unwrap().unwrap().draw_offer,
+        Some(Side::Second)
+    );
+    store.truncate(&id, 5, 0, &ends(None)).unwrap();
+    let back = store.load(&id).unwrap().unwrap();
+    assert!(back.moves.is_empty());
+    assert_eq!((back.draw_offer, back.version), (None, 6));
     // After a take-back the next move is written at the freed ply.
-    store.push_move(&id, 0, &mv("b3e3"), None).unwrap();
+    store
+        .push_move(&id, 6, 0, &mv("b3e3"), &ends(None))
+        .unwrap();
     assert_eq!(store.load(&id).unwrap().unwrap().moves, vec![mv("b3e3")]);
 }
 
 fn unknown_games(store: &dyn Store) {
     let id = fresh_id("no");
     assert_eq!(store.load(&id).unwrap(), None);
+    assert_eq!(store.version(&id).unwrap(), None);
     assert!(matches!(
-        store.push_move(&id, 0, &mv("h3e3"), None),
+        store.push_move(&id, 0, 0, &mv("h3e3"), &ends(None)),
         Err(StoreError::NotFound(_))
     ));
     assert!(matches!(
-        store.truncate(&id, 0, None),
+        store.truncate(&id, 0, 0, &ends(None)),
         Err(StoreError::NotFound(_))
     ));
     assert!(matches!(
-        store.set_result(&id, None),
+        store.set_standing(&id, 0, &ends(None)),
         Err(StoreError::NotFound(_))
     ));
+}
+
+/// A change made on an old version is refused and writes nothing, whatever it is.
+fn stale_changes(store: &dyn Store) {
+    let id = fresh_id("st");
+    store.create(&game(&id, &["h3e3"])).unwrap();
+    store
+        .push_move(&id, 0, 1, &mv("h10g8"), &ends(None))
+        .unwrap();
+    let resigned = result("resignation", "first", None);
+    let stale = |r: Result<(), StoreError>| {
+        assert!(
+            matches!(
+                r,
+                Err(StoreError::Stale {
+                    expected: 0,
+                    found: 1,
+                    ..
+                })
+            ),
+            "{r:?}"
+        )
+    };
+    stale(store.push_move(&id, 0, 2, &mv("h1g3"), &ends(None)));
+    stale(store.set_standing(&id, 0, &ends(Some(&resigned))));
+    stale(store.truncate(&id, 0, 0, &ends(None)));
+    let back = store.load(&id).unwrap().unwrap();
+    assert_eq!((back.moves.len(), back.result, back.version), (2, None, 1));
 }
 
 fn duplicates(store: &dyn Store) {
@@ -169,7 +237,9 @@ fn listing(store: &dyn Store) {
         std::thread::sleep(std::time::Duration::from_millis(3));
     }
     // A change moves a game to the top.
-    store.push_move(&ids[0], 2, &mv("h1g3"), None).unwrap();
+    store
+        .push_move(&ids[0], 0, 2, &mv("h1g3"), &ends(None))
+        .unwrap();
     let listed = store.list(500, 0).unwrap();
     assert_eq!(listed[0].id, ids[0], "the last changed game comes first");
     assert_eq!(listed[0].plies, 3);
@@ -193,11 +263,12 @@ fn racing_writers(store: &dyn Store) {
                 let (barrier, wins, id) = (barrier.clone(), &wins, &id);
                 s.spawn(move || {
                     barrier.wait();
-                    match store.push_move(id, ply, &mv(&format!("t{t}")), None) {
+                    let v = ply as i64;
+                    match store.push_move(id, v, ply, &mv(&format!("t{t}")), &ends(None)) {
                         Ok(()) => {
                             wins.fetch_add(1, Ordering::Relaxed);
                         }
-                        Err(StoreError::Conflict { .. }) => {}
+                        Err(StoreError::Conflict { .. } | StoreError::Stale { .. }) => {}
                         // PostgreSQL may also refuse the loser on the primary key.
                         Err(StoreError::Backend(e)) if e.contains("duplicate key") => {}
                         Err(e) => panic!("unexpected error: {e}"),

@@ -7,8 +7,8 @@ use std::sync::{Mutex, MutexGuard};
 use postgres::{Client, NoTls, Transaction};
 
 use super::{
-    clock_of, millis, now_ms, opponent_columns, opponent_of, result_of, side_of, GameSummary,
-    Store, StoreError, StoredGame, StoredMove, StoredResult,
+    check_version, clock_of, draw_offer_of, millis, now_ms, opponent_columns, opponent_of,
+    result_of, side_of, GameSummary, Standing, Store, StoreError, StoredGame, StoredMove,
 };
 
 /// The schema's steps: step `i` brings a database from version `i` to `i + 1` (a database
@@ -16,6 +16,8 @@ use super::{
 const MIGRATIONS: &[&str] = &[
     SCHEMA_1,
     "ALTER TABLE games ADD COLUMN IF NOT EXISTS record_info TEXT;",
+    "ALTER TABLE games ADD COLUMN IF NOT EXISTS version BIGINT NOT NULL DEFAULT 0; \
+     ALTER TABLE games ADD COLUMN IF NOT EXISTS draw_offer TEXT;",
 ];
 
 /// The key of the advisory lock under which the schema is changed.
@@ -185,14 +187,17 @@ fn migrate(client: &mut Client, shown: &str) -> Result<(), StoreError> {
     tx.commit().map_err(failed)
 }
 
-/// Locks the game's row for the transaction; its move count.
-fn lock_game(tx: &mut Transaction<'_>, id: &str) -> Result<usize, StoreError> {
+/// Starts a change of the game made on `version`: locks the game's row for the transaction;
+/// [`StoreError::NotFound`] without the game, [`StoreError::Stale`] when it is at another
+/// version; its move count.
+fn begin_change(tx: &mut Transaction<'_>, id: &str, version: i64) -> Result<usize, StoreError> {
     let found = tx
-        .query_opt("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", &[&id])
+        .query_opt("SELECT version FROM games WHERE id = $1 FOR UPDATE", &[&id])
         .map_err(backend)?;
-    if found.is_none() {
+    let Some(found) = found else {
         return Err(StoreError::NotFound(id.to_string()));
-    }
+    };
+    check_version(id, version, found.get(0))?;
     let n: i64 = tx
         .query_one("SELECT COUNT(*) FROM moves WHERE game_id = $1", &[&id])
         .map_err(backend)?
@@ -200,18 +205,22 @@ fn lock_game(tx: &mut Transaction<'_>, id: &str) -> Result<usize, StoreError> {
     Ok(n as usize)
 }
 
-fn write_result(
+/// Writes the standing and counts the version up.
+fn finish_change(
     tx: &mut Transaction<'_>,
     id: &str,
-    result: Option<&StoredResult>,
+    standing: &Standing,
 ) -> Result<(), StoreError> {
+    let result = standing.result.as_ref();
     tx.execute(
-        "UPDATE games SET status = $2, winner = $3, reason = $4, updated_ms = $5 WHERE id = $1",
+        "UPDATE games SET status = $2, winner = $3, reason = $4, draw_offer = $5, \
+         version = version + 1, updated_ms = $6 WHERE id = $1",
         &[
             &id,
             &result.map(|r| r.status.as_str()),
             &result.map(|r| r.winner.as_str()),
             &result.and_then(|r| r.reason.as_deref()),
+            &standing.draw_offer.map(|s| s.as_str()),
             &now_ms(),
         ],
     )
@@ -231,8 +240,9 @@ impl Store for PostgresStore {
         let inserted = tx.execute(
             "INSERT INTO games (id, game, start, opponent, engine_level, engine_side, creator, \
              first_token, second_token, clock_initial_ms, clock_increment_ms, status, winner, \
-             reason, created_ms, updated_ms, record_info) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) \
+             reason, created_ms, updated_ms, record_info, version, draw_offer) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, \
+             $18, $19) \
              ON CONFLICT (id) DO NOTHING",
             &[
                 &game.id,
@@ -252,6 +262,8 @@ impl Store for PostgresStore {
                 &game.created_ms,
                 &game.updated_ms,
                 &game.record_info,
+                &game.version,
+                &game.draw_offer.map(|s| s.as_str()),
             ],
         );
         if inserted.map_err(backend)? == 0 {
@@ -270,13 +282,14 @@ impl Store for PostgresStore {
     fn push_move(
         &self,
         id: &str,
+        version: i64,
         ply: usize,
         mv: &StoredMove,
-        result: Option<&StoredResult>,
+        standing: &Standing,
     ) -> Result<(), StoreError> {
         let mut client = self.client();
         let mut tx = client.transaction().map_err(backend)?;
-        let plies = lock_game(&mut tx, id)?;
+        let plies = begin_change(&mut tx, id, version)?;
         if plies != ply {
             return Err(StoreError::Conflict {
                 id: id.to_string(),
@@ -289,43 +302,59 @@ impl Store for PostgresStore {
             &[&id, &(ply as i64), &mv.uci, &millis(mv.time_ms)?],
         )
         .map_err(backend)?;
-        write_result(&mut tx, id, result)?;
+        finish_change(&mut tx, id, standing)?;
         tx.commit().map_err(backend)
     }
 
     fn truncate(
         &self,
         id: &str,
+        version: i64,
         plies: usize,
-        result: Option<&StoredResult>,
+        standing: &Standing,
     ) -> Result<(), StoreError> {
         let mut client = self.client();
         let mut tx = client.transaction().map_err(backend)?;
-        lock_game(&mut tx, id)?;
+        begin_change(&mut tx, id, version)?;
         tx.execute(
             "DELETE FROM moves WHERE game_id = $1 AND ply >= $2",
             &[&id, &(plies as i64)],
         )
         .map_err(backend)?;
-        write_result(&mut tx, id, result)?;
+        finish_change(&mut tx, id, standing)?;
         tx.commit().map_err(backend)
     }
 
-    fn set_result(&self, id: &str, result: Option<&StoredResult>) -> Result<(), StoreError> {
+    fn set_standing(&self, id: &str, version: i64, standing: &Standing) -> Result<(), StoreError> {
         let mut client = self.client();
         let mut tx = client.transaction().map_err(backend)?;
-        lock_game(&mut tx, id)?;
-        write_result(&mut tx, id, result)?;
+        begin_change(&mut tx, id, version)?;
+        finish_change(&mut tx, id, standing)?;
         tx.commit().map_err(backend)
+    }
+
+    fn version(&self, id: &str) -> Result<Option<i64>, StoreError> {
+        Ok(self
+            .client()
+            .query_opt("SELECT version FROM games WHERE id = $1", &[&id])
+            .map_err(backend)?
+            .map(|row| row.get(0)))
     }
 
     fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
         let mut client = self.client();
+        // One snapshot: the game's row and its moves as of one moment.
+        let mut client = client
+            .build_transaction()
+            .isolation_level(postgres::IsolationLevel::RepeatableRead)
+            .read_only(true)
+            .start()
+            .map_err(backend)?;
         let Some(row) = client
             .query_opt(
                 "SELECT game, start, opponent, engine_level, engine_side, creator, first_token, \
                  second_token, clock_initial_ms, clock_increment_ms, status, winner, reason, \
-                 created_ms, updated_ms, record_info FROM games WHERE id = $1",
+                 created_ms, updated_ms, record_info, version, draw_offer FROM games WHERE id = $1",
                 &[&id],
             )
             .map_err(backend)?
@@ -360,6 +389,8 @@ impl Store for PostgresStore {
             updated_ms: row.get(14),
             moves,
             record_info: row.get(15),
+            version: row.get(16),
+            draw_offer: draw_offer_of(row.get::<_, Option<String>>(17).as_deref())?,
         }))
     }
 

@@ -6,13 +6,18 @@ use std::sync::{Mutex, MutexGuard};
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 
 use super::{
-    clock_of, millis, now_ms, opponent_columns, opponent_of, result_of, side_of, GameSummary,
-    Store, StoreError, StoredGame, StoredMove, StoredResult,
+    check_version, clock_of, draw_offer_of, millis, now_ms, opponent_columns, opponent_of,
+    result_of, side_of, GameSummary, Standing, Store, StoreError, StoredGame, StoredMove,
 };
 
 /// The schema's steps: step `i` brings a database from version `i` to `i + 1` (a database
 /// made before versions were kept has the tables of step 0 and no version: step 0 keeps them).
-const MIGRATIONS: &[&str] = &[SCHEMA_1, "ALTER TABLE games ADD COLUMN record_info TEXT;"];
+const MIGRATIONS: &[&str] = &[
+    SCHEMA_1,
+    "ALTER TABLE games ADD COLUMN record_info TEXT;",
+    "ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0; \
+     ALTER TABLE games ADD COLUMN draw_offer TEXT;",
+];
 
 const SCHEMA_1: &str = "
 CREATE TABLE IF NOT EXISTS games (
@@ -169,15 +174,19 @@ fn backend(e: rusqlite::Error) -> StoreError {
     StoreError::Backend(e.to_string())
 }
 
-/// Fails with [`StoreError::NotFound`] unless the game exists; returns its move count.
-fn plies_of(tx: &Connection, id: &str) -> Result<usize, StoreError> {
-    let exists: Option<i64> = tx
-        .query_row("SELECT 1 FROM games WHERE id = ?1", [id], |r| r.get(0))
+/// Starts a change of the game made on `version`: [`StoreError::NotFound`] without the game,
+/// [`StoreError::Stale`] when it is at another version; its move count.
+fn begin_change(tx: &Connection, id: &str, version: i64) -> Result<usize, StoreError> {
+    let found: Option<i64> = tx
+        .query_row("SELECT version FROM games WHERE id = ?1", [id], |r| {
+            r.get(0)
+        })
         .optional()
         .map_err(backend)?;
-    if exists.is_none() {
+    let Some(found) = found else {
         return Err(StoreError::NotFound(id.to_string()));
-    }
+    };
+    check_version(id, version, found)?;
     let n: i64 = tx
         .query_row("SELECT COUNT(*) FROM moves WHERE game_id = ?1", [id], |r| {
             r.get(0)
@@ -186,18 +195,18 @@ fn plies_of(tx: &Connection, id: &str) -> Result<usize, StoreError> {
     Ok(n as usize)
 }
 
-fn write_result(
-    tx: &Connection,
-    id: &str,
-    result: Option<&StoredResult>,
-) -> Result<(), StoreError> {
+/// Writes the standing and counts the version up.
+fn finish_change(tx: &Connection, id: &str, standing: &Standing) -> Result<(), StoreError> {
+    let result = standing.result.as_ref();
     tx.execute(
-        "UPDATE games SET status = ?2, winner = ?3, reason = ?4, updated_ms = ?5 WHERE id = ?1",
+        "UPDATE games SET status = ?2, winner = ?3, reason = ?4, draw_offer = ?5, \
+         version = version + 1, updated_ms = ?6 WHERE id = ?1",
         params![
             id,
             result.map(|r| r.status.as_str()),
             result.map(|r| r.winner.as_str()),
             result.and_then(|r| r.reason.as_deref()),
+            standing.draw_offer.map(|s| s.as_str()),
             now_ms()
         ],
     )
@@ -219,8 +228,9 @@ impl Store for SqliteStore {
         let inserted = tx.execute(
             "INSERT INTO games (id, game, start, opponent, engine_level, engine_side, creator, \
              first_token, second_token, clock_initial_ms, clock_increment_ms, status, winner, \
-             reason, created_ms, updated_ms, record_info) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+             reason, created_ms, updated_ms, record_info, version, draw_offer) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, \
+             ?18, ?19)",
             params![
                 game.id,
                 game.game,
@@ -239,6 +249,8 @@ impl Store for SqliteStore {
                 game.created_ms,
                 game.updated_ms,
                 game.record_info,
+                game.version,
+                game.draw_offer.map(|s| s.as_str()),
             ],
         );
         match inserted {
@@ -262,15 +274,16 @@ impl Store for SqliteStore {
     fn push_move(
         &self,
         id: &str,
+        version: i64,
         ply: usize,
         mv: &StoredMove,
-        result: Option<&StoredResult>,
+        standing: &Standing,
     ) -> Result<(), StoreError> {
         let mut conn = self.connection();
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(backend)?;
-        let plies = plies_of(&tx, id)?;
+        let plies = begin_change(&tx, id, version)?;
         if plies != ply {
             return Err(StoreError::Conflict {
                 id: id.to_string(),
@@ -283,47 +296,59 @@ impl Store for SqliteStore {
             params![id, ply as i64, mv.uci, millis(mv.time_ms)?],
         )
         .map_err(backend)?;
-        write_result(&tx, id, result)?;
+        finish_change(&tx, id, standing)?;
         tx.commit().map_err(backend)
     }
 
     fn truncate(
         &self,
         id: &str,
+        version: i64,
         plies: usize,
-        result: Option<&StoredResult>,
+        standing: &Standing,
     ) -> Result<(), StoreError> {
         let mut conn = self.connection();
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(backend)?;
-        plies_of(&tx, id)?;
+        begin_change(&tx, id, version)?;
         tx.execute(
             "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
             params![id, plies as i64],
         )
         .map_err(backend)?;
-        write_result(&tx, id, result)?;
+        finish_change(&tx, id, standing)?;
         tx.commit().map_err(backend)
     }
 
-    fn set_result(&self, id: &str, result: Option<&StoredResult>) -> Result<(), StoreError> {
+    fn set_standing(&self, id: &str, version: i64, standing: &Standing) -> Result<(), StoreError> {
         let mut conn = self.connection();
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(backend)?;
-        plies_of(&tx, id)?;
-        write_result(&tx, id, result)?;
+        begin_change(&tx, id, version)?;
+        finish_change(&tx, id, standing)?;
         tx.commit().map_err(backend)
     }
 
+    fn version(&self, id: &str) -> Result<Option<i64>, StoreError> {
+        self.connection()
+            .query_row("SELECT version FROM games WHERE id = ?1", [id], |r| {
+                r.get(0)
+            })
+            .optional()
+            .map_err(backend)
+    }
+
     fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
-        let conn = self.connection();
+        let mut conn = self.connection();
+        // One read transaction: the game's row and its moves as of one moment.
+        let conn = conn.transaction().map_err(backend)?;
         let row = conn
             .query_row(
                 "SELECT game, start, opponent, engine_level, engine_side, creator, first_token, \
                  second_token, clock_initial_ms, clock_increment_ms, status, winner, reason, \
-                 created_ms, updated_ms, record_info FROM games WHERE id = ?1",
+                 created_ms, updated_ms, record_info, version, draw_offer FROM games WHERE id = ?1",
                 [id],
                 |r| {
                     Ok((
@@ -348,6 +373,8 @@ impl Store for SqliteStore {
                             r.get::<_, i64>(13)?,
                             r.get::<_, i64>(14)?,
                             r.get::<_, Option<String>>(15)?,
+                            r.get::<_, i64>(16)?,
+                            r.get::<_, Option<String>>(17)?,
                         ),
                     ))
                 },
@@ -357,7 +384,7 @@ impl Store for SqliteStore {
         let Some((
             (game, start, opponent, level, engine_side, creator),
             (first_token, second_token, initial, increment),
-            (status, winner, reason, created_ms, updated_ms, record_info),
+            (status, winner, reason, created_ms, updated_ms, record_info, version, draw_offer),
         )) = row
         else {
             return Ok(None);
@@ -386,6 +413,8 @@ impl Store for SqliteStore {
             created_ms,
             updated_ms,
             moves,
+            version,
+            draw_offer: draw_offer_of(draw_offer.as_deref())?,
             record_info,
         }))
     }
