@@ -340,3 +340,183 @@ fn postgres_connection_errors_are_typed() {
     assert!(text.contains("cannot connect"), "{text}");
     assert!(!text.contains("pw@"), "the password is not shown: {text}");
 }
+
+/// The tables of a database made before schema versions were kept (chuhe 0.1.0's), with
+/// one game in it.
+const UNVERSIONED: &str = "
+CREATE TABLE games (
+    id TEXT PRIMARY KEY, game TEXT NOT NULL, start TEXT NOT NULL, opponent TEXT NOT NULL,
+    engine_level BIGINT, engine_side TEXT, creator TEXT NOT NULL, first_token TEXT NOT NULL,
+    second_token TEXT NOT NULL, clock_initial_ms BIGINT, clock_increment_ms BIGINT,
+    status TEXT, winner TEXT, reason TEXT, created_ms BIGINT NOT NULL, updated_ms BIGINT NOT NULL
+);
+CREATE TABLE moves (
+    game_id TEXT NOT NULL REFERENCES games (id), ply BIGINT NOT NULL, uci TEXT NOT NULL,
+    time_ms BIGINT NOT NULL, PRIMARY KEY (game_id, ply)
+);
+INSERT INTO games VALUES ('old', 'xiangqi', 'start', 'friend', NULL, NULL, 'first', 'a', 'b',
+    NULL, NULL, NULL, NULL, NULL, 1, 2);
+INSERT INTO moves VALUES ('old', 0, 'h3e3', 1500);
+";
+
+/// An old database's game after its schema was brought up to date.
+fn check_upgraded(store: &dyn Store) {
+    let old = store.load("old").unwrap().expect("the old game is kept");
+    assert_eq!(
+        (old.moves.len(), old.version, old.record_info),
+        (1, 0, None)
+    );
+    store
+        .push_move("old", 0, 1, &mv("h10g8"), &ends(None))
+        .unwrap();
+    assert_eq!(store.version("old").unwrap(), Some(1));
+}
+
+#[test]
+fn sqlite_schemas_are_upgraded_once_and_newer_ones_refused() {
+    let path = temp_path("schema");
+    let file = path.to_str().unwrap();
+    rusqlite::Connection::open(file)
+        .unwrap()
+        .execute_batch(UNVERSIONED)
+        .unwrap();
+    check_upgraded(&SqliteStore::open(file).unwrap());
+    // Opened again: nothing left to do, nothing done twice.
+    check_upgraded_again(&SqliteStore::open(file).unwrap());
+    let newest: i64 = rusqlite::Connection::open(file)
+        .unwrap()
+        .query_row("SELECT version FROM chuhe_schema", [], |r| r.get(0))
+        .unwrap();
+    rusqlite::Connection::open(file)
+        .unwrap()
+        .execute("UPDATE chuhe_schema SET version = ?1", [newest + 1])
+        .unwrap();
+    let err = SqliteStore::open(file)
+        .err()
+        .expect("a newer schema is refused");
+    assert!(err.to_string().contains("newer than this chuhe"), "{err}");
+    for ext in ["", "-wal", "-shm", "-lock"] {
+        let _ = std::fs::remove_file(format!("{file}{ext}"));
+    }
+}
+
+fn check_upgraded_again(store: &dyn Store) {
+    assert_eq!(store.load("old").unwrap().unwrap().moves.len(), 2);
+}
+
+/// A new, empty PostgreSQL database beside the test one; its URL.
+fn empty_postgres_database(url: &str, tag: &str) -> String {
+    let name = format!("chuhe_{tag}_{}", fresh_id("").to_lowercase());
+    let mut admin = postgres::Client::connect(url, postgres::NoTls).unwrap();
+    admin
+        .batch_execute(&format!("CREATE DATABASE {name}"))
+        .unwrap();
+    let (base, _) = url.rsplit_once('/').unwrap();
+    format!("{base}/{name}")
+}
+
+fn drop_postgres_database(url: &str, empty: &str) {
+    let name = empty.rsplit_once('/').unwrap().1;
+    let mut admin = postgres::Client::connect(url, postgres::NoTls).unwrap();
+    admin
+        .batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+        .unwrap();
+}
+
+/// The PostgreSQL URL of the test cluster, or `None` (and a note) outside scripts/with-postgres.
+fn postgres_url() -> Option<String> {
+    let url = std::env::var("CHUHE_TEST_POSTGRES").ok();
+    if url.is_none() {
+        assert!(
+            std::env::var("CI").is_err(),
+            "CI must run the PostgreSQL tests: run the tests under scripts/with-postgres"
+        );
+        eprintln!("CHUHE_TEST_POSTGRES is not set: run under scripts/with-postgres");
+    }
+    url
+}
+
+#[test]
+fn postgres_servers_starting_together_set_up_one_schema() {
+    let Some(url) = postgres_url() else { return };
+    for round in 0..10 {
+        let empty = empty_postgres_database(&url, "together");
+        let barrier = Barrier::new(3);
+        let opened: Vec<Result<PostgresStore, StoreError>> = std::thread::scope(|s| {
+            let starts: Vec<_> = (0..3)
+                .map(|_| {
+                    s.spawn(|| {
+                        barrier.wait();
+                        PostgresStore::connect(&empty)
+                    })
+                })
+                .collect();
+            starts.into_iter().map(|t| t.join().unwrap()).collect()
+        });
+        for store in &opened {
+            assert!(store.is_ok(), "round {round}: {:?}", store.as_ref().err());
+        }
+        let mut client = postgres::Client::connect(&empty, postgres::NoTls).unwrap();
+        let rows = client
+            .query("SELECT version FROM chuhe_schema", &[])
+            .unwrap();
+        assert_eq!(rows.len(), 1, "round {round}: one schema version row");
+        let tables: i64 = client
+            .query_one(
+                "SELECT COUNT(*) FROM pg_tables WHERE schemaname = 'public'",
+                &[],
+            )
+            .unwrap()
+            .get(0);
+        assert_eq!(tables, 3, "round {round}: games, moves, chuhe_schema");
+        // Every server works on it.
+        let id = fresh_id("tg");
+        opened[0].as_ref().unwrap().create(&game(&id, &[])).unwrap();
+        for store in &opened {
+            assert!(store.as_ref().unwrap().load(&id).unwrap().is_some());
+        }
+        drop(opened);
+        drop(client);
+        drop_postgres_database(&url, &empty);
+    }
+}
+
+#[test]
+fn postgres_schemas_are_upgraded_and_problems_named() {
+    let Some(url) = postgres_url() else { return };
+    // A database of chuhe 0.1.0 is brought up to date, its games kept.
+    let empty = empty_postgres_database(&url, "upgrade");
+    postgres::Client::connect(&empty, postgres::NoTls)
+        .unwrap()
+        .batch_execute(UNVERSIONED)
+        .unwrap();
+    check_upgraded(&PostgresStore::connect(&empty).unwrap());
+    check_upgraded_again(&PostgresStore::connect(&empty).unwrap());
+    // A schema from a newer chuhe is refused.
+    postgres::Client::connect(&empty, postgres::NoTls)
+        .unwrap()
+        .batch_execute("UPDATE chuhe_schema SET version = version + 1")
+        .unwrap();
+    let err = PostgresStore::connect(&empty)
+        .err()
+        .expect("a newer schema");
+    assert!(err.to_string().contains("newer than this chuhe"), "{err}");
+    drop_postgres_database(&url, &empty);
+    // A missing database, a refused login, nothing listening: each said in words.
+    let (base, _) = url.rsplit_once('/').unwrap();
+    let err = PostgresStore::connect(&format!("{base}/no_such_database")).err();
+    let text = err.expect("no such database").to_string();
+    assert!(
+        text.contains("does not exist") && text.contains("createdb"),
+        "{text}"
+    );
+    let (scheme, rest) = url.split_once("://").unwrap();
+    let host = rest.split_once('@').map_or(rest, |(_, h)| h);
+    let err = PostgresStore::connect(&format!("{scheme}://no_such_role@{host}")).err();
+    let text = err.expect("no such role").to_string();
+    assert!(text.contains("refused the login"), "{text}");
+    assert!(!text.contains("db error"), "{text}");
+    let err = PostgresStore::connect("postgres://chuhe@127.0.0.1:1/none").err();
+    let text = err.expect("nothing listens on port 1").to_string();
+    assert!(text.contains("cannot be reached"), "{text}");
+}
