@@ -308,3 +308,166 @@ fn two_servers_on_one_postgresql_database_act_as_one() {
     let s2 = Server::start(stores[1].clone());
     scenarios(&s1, &s2, stores[2].as_ref());
 }
+
+/// A TCP relay in front of PostgreSQL that the test can take down (refusing connections and
+/// cutting those open, as a database restart does) and bring back on the same port.
+struct Relay {
+    port: u16,
+    target: String,
+    stop: Arc<std::sync::atomic::AtomicBool>,
+    open: Arc<std::sync::Mutex<Vec<std::net::TcpStream>>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Relay {
+    fn start(port: u16, target: &str) -> Relay {
+        let listener = std::net::TcpListener::bind(("127.0.0.1", port)).unwrap();
+        listener.set_nonblocking(true).unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let open = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let (stop2, open2, target2) = (stop.clone(), open.clone(), target.to_string());
+        let thread = std::thread::spawn(move || {
+            while !stop2.load(std::sync::atomic::Ordering::Relaxed) {
+                let Ok((client, _)) = listener.accept() else {
+                    std::thread::sleep(Duration::from_millis(5));
+                    continue;
+                };
+                client.set_nonblocking(false).unwrap();
+                let Ok(server) = std::net::TcpStream::connect(&target2) else {
+                    continue;
+                };
+                let mut open = open2.lock().unwrap();
+                open.push(client.try_clone().unwrap());
+                open.push(server.try_clone().unwrap());
+                for (mut from, mut to) in [
+                    (client.try_clone().unwrap(), server.try_clone().unwrap()),
+                    (server, client),
+                ] {
+                    std::thread::spawn(move || {
+                        let _ = std::io::copy(&mut from, &mut to);
+                        let _ = to.shutdown(std::net::Shutdown::Both);
+                    });
+                }
+            }
+        });
+        Relay {
+            port,
+            target: target.to_string(),
+            stop,
+            open,
+            thread: Some(thread),
+        }
+    }
+
+    /// Refuses new connections and cuts the open ones.
+    fn take_down(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            t.join().unwrap();
+        }
+        for s in self.open.lock().unwrap().drain(..) {
+            let _ = s.shutdown(std::net::Shutdown::Both);
+        }
+    }
+
+    fn bring_back(&mut self) {
+        *self = Relay::start(self.port, &self.target);
+    }
+}
+
+impl Drop for Relay {
+    fn drop(&mut self) {
+        self.take_down();
+    }
+}
+
+fn get_raw(url: &str) -> (u16, Option<String>, Value) {
+    let response = match ureq::get(url).timeout(Duration::from_secs(20)).call() {
+        Ok(r) | Err(ureq::Error::Status(_, r)) => r,
+        Err(e) => panic!("{e}"),
+    };
+    let retry = response.header("Retry-After").map(String::from);
+    (
+        response.status(),
+        retry,
+        response.into_json().unwrap_or(Value::Null),
+    )
+}
+
+#[test]
+fn a_server_heals_when_postgresql_restarts_or_comes_back() {
+    let Ok(url) = std::env::var("CHUHE_TEST_POSTGRES") else {
+        assert!(
+            std::env::var("CI").is_err(),
+            "CHUHE_TEST_POSTGRES is not set under CI: run through scripts/with-postgres"
+        );
+        eprintln!(
+            "CHUHE_TEST_POSTGRES is not set: run through scripts/with-postgres to test PostgreSQL"
+        );
+        return;
+    };
+    // postgres://USER@HOST:PORT/DB, reached through the relay.
+    let (head, rest) = url.split_once('@').unwrap();
+    let (target, db) = rest.split_once('/').unwrap();
+    let mut relay = Relay::start(0, target);
+    let relayed = format!(
+        "{head}@127.0.0.1:{}/{db}?application_name=chuhe-heal-test",
+        relay.port
+    );
+    let store: Arc<dyn store::Store> = Arc::new(store::PostgresStore::connect(&relayed).unwrap());
+    let server = Server::start(store);
+    let (id, red, black) = friend_game(&server);
+    let mv = format!("/api/games/{id}/move");
+    assert_eq!(server.post(&mv, &red, json!({"move": "h3e3"})).0, 200);
+
+    // Every connection of the server is cut (as a restart of PostgreSQL does): the next
+    // requests open new ones and answer as if nothing happened.
+    let mut admin = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    let cut: i64 = admin
+        .query_one(
+            "SELECT COUNT(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+             WHERE application_name = 'chuhe-heal-test') AS cut",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert!(cut >= 1, "the server's connections were cut");
+    for _ in 0..6 {
+        let (status, _, body) = get_raw(&server.url(&format!("/api/games/{id}")));
+        assert_eq!(status, 200, "{body}");
+    }
+    assert_eq!(server.post(&mv, &black, json!({"move": "h10g8"})).0, 200);
+
+    // The database is away: 503 with Retry-After, nothing changed.
+    relay.take_down();
+    let (status, retry, body) = get_raw(&server.url(&format!("/api/games/{id}")));
+    assert_eq!((status, retry.as_deref()), (503, Some("1")), "{body}");
+    assert_eq!(error_code(&body), "database_unavailable");
+    let (status, body) = server.post(&mv, &red, json!({"move": "h1g3"}));
+    assert_eq!(
+        (status, error_code(&body)),
+        (503, "database_unavailable"),
+        "{body}"
+    );
+
+    // It is back: the server heals within the back-off, without a restart of its own.
+    relay.bring_back();
+    let start = Instant::now();
+    loop {
+        let (status, _, body) = get_raw(&server.url(&format!("/api/games/{id}")));
+        if status == 200 {
+            assert_eq!(uci_moves(&body), ["h3e3", "h10g8"]);
+            break;
+        }
+        assert_eq!(status, 503, "{body}");
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "did not heal: {body}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let (status, body) = server.post(&mv, &red, json!({"move": "h1g3"}));
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["ply"], 3);
+}

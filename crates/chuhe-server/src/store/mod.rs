@@ -142,6 +142,9 @@ pub enum StoreError {
         /// The version stored.
         found: i64,
     },
+    /// The database cannot be reached now (it is restarting, or away); worth trying again.
+    #[error("database unavailable: {0}")]
+    Unavailable(String),
     /// The database failed or holds something unreadable.
     #[error("database: {0}")]
     Backend(String),
