@@ -5,9 +5,11 @@
 //! - [`store`]: the [`store::Store`] trait and its SQLite and PostgreSQL implementations;
 //! - [`live`]: a game in play (rules, clocks, draw offers) and every player action, each
 //!   written to the store before it is acknowledged;
-//! - [`hub`]: the games in memory, the engine's moves and the clocks' deadlines;
+//! - [`hub`]: the games in memory (checked against the stored version before each use, so
+//!   several servers can share one database), the engine's moves and the clocks' deadlines;
 //! - [`api`] and `ws`: the HTTP routes, the JSON API and each game's WebSocket; the page's
-//!   assets are embedded in the binary.
+//!   assets are embedded in the binary;
+//! - [`guard`]: in front of every route, the origin check of changes and the security headers.
 //!
 //! ```no_run
 //! let options = chuhe_server::ServeOptions::default();
