@@ -345,6 +345,10 @@ enum Command {
         /// The engine's thinking time per move, in milliseconds (10–60000).
         #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(10..=60_000))]
         engine_movetime: u64,
+        /// An origin whose pages may change games (https://chuhe.example), repeatable; by
+        /// default only the server's own (as the request's Host names it).
+        #[arg(long = "allowed-origin", value_name = "ORIGIN")]
+        allowed_origins: Vec<String>,
     },
 }
 
@@ -490,10 +494,12 @@ fn run(cli: Cli, out: &mut Output) -> Result<(), CliError> {
             addr,
             db,
             engine_movetime,
+            allowed_origins,
         } => chuhe_server::serve(chuhe_server::ServeOptions {
             addr,
             db,
             engine_movetime: std::time::Duration::from_millis(engine_movetime),
+            allowed_origins,
         })
         .map_err(|e| CliError::user(format!("serve: {e}"))),
     }

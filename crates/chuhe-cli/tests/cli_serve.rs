@@ -16,8 +16,13 @@ fn temp_db(tag: &str) -> String {
 
 /// Starts `chuhe serve` on a free loopback port; the child and its base URL.
 fn serve(db: &str) -> (Child, String) {
+    serve_on("127.0.0.1:0", db)
+}
+
+/// Starts `chuhe serve` on `addr`; the child and its base URL.
+fn serve_on(addr: &str, db: &str) -> (Child, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_chuhe"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--db", db])
+        .args(["serve", "--addr", addr, "--db", db])
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -103,7 +108,7 @@ fn kill_dash_nine_loses_no_acknowledged_move() {
     assert_eq!(status, 200, "{body}");
     child.kill().unwrap();
     child.wait().unwrap();
-    for ext in ["", "-wal", "-shm"] {
+    for ext in ["", "-wal", "-shm", "-lock"] {
         let _ = std::fs::remove_file(format!("{db}{ext}"));
     }
 }
@@ -112,6 +117,30 @@ fn kill_dash_nine_loses_no_acknowledged_move() {
 fn bad_options_are_refused_with_a_message() {
     for (args, expected) in [
         (vec!["serve", "--addr", "nowhere"], "is not an address"),
+        (vec!["serve", "--addr", "::1:8080"], "is not an address"),
+        (vec!["serve", "--addr", "localhost"], "is not an address"),
+        (
+            vec!["serve", "--addr", "no-such-host.invalid:8080"],
+            "cannot find the host",
+        ),
+        (
+            vec!["serve", "--addr", "127.0.0.1:0", "--db", ""],
+            "--db is empty",
+        ),
+        (
+            vec![
+                "serve",
+                "--addr",
+                "127.0.0.1:0",
+                "--allowed-origin",
+                "evil.example/x",
+            ],
+            "is not an origin",
+        ),
+        (
+            vec!["serve", "--addr", "127.0.0.1:0", "--db", "  "],
+            "--db is empty",
+        ),
         (
             vec![
                 "serve",
@@ -149,5 +178,57 @@ fn bad_options_are_refused_with_a_message() {
                 "{args:?}: one line: {stderr}"
             );
         }
+    }
+}
+
+#[test]
+fn host_names_and_ipv6_addresses_are_listened_on() {
+    for (addr, shown) in [("localhost:0", "http://"), ("[::1]:0", "http://[::1]:")] {
+        let db = temp_db(&format!("addr{}", addr.len()));
+        let (mut child, base) = serve_on(addr, &db);
+        assert!(base.starts_with(shown), "{addr}: {base}");
+        let (status, created) = post(
+            &format!("{base}/api/games"),
+            None,
+            json!({"game": "xiangqi", "opponent": "friend"}),
+        );
+        assert_eq!(status, 201, "{addr}: {created}");
+        child.kill().unwrap();
+        child.wait().unwrap();
+        for ext in ["", "-wal", "-shm", "-lock"] {
+            let _ = std::fs::remove_file(format!("{db}{ext}"));
+        }
+    }
+}
+
+#[test]
+fn a_second_server_on_one_sqlite_file_is_refused() {
+    let db = temp_db("second");
+    let (mut first, base) = serve(&db);
+    let out = Command::new(env!("CARGO_BIN_EXE_chuhe"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--db", &db])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("in use by another chuhe serve") && stderr.contains("PostgreSQL"),
+        "{stderr}"
+    );
+    // The first goes on serving.
+    let (status, body) = post(
+        &format!("{base}/api/games"),
+        None,
+        json!({"game": "xiangqi", "opponent": "friend"}),
+    );
+    assert_eq!(status, 201, "{body}");
+    first.kill().unwrap();
+    first.wait().unwrap();
+    // Once it is gone (even killed), the file is free again.
+    let (mut next, _) = serve(&db);
+    next.kill().unwrap();
+    next.wait().unwrap();
+    for ext in ["", "-wal", "-shm", "-lock"] {
+        let _ = std::fs::remove_file(format!("{db}{ext}"));
     }
 }

@@ -10,6 +10,7 @@ use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use chuhe::notation::pcn::{Meta, Pcn, SideInfo, Sides};
 use chuhe::{GameKind, MoveNotation, Side, SvgOptions};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
@@ -45,6 +46,10 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(axum::middleware::from_fn_with_state(
+            hub.clone(),
+            crate::guard::guard,
+        ))
         .with_state(hub)
 }
 
@@ -154,7 +159,7 @@ pub fn token_of(headers: &HeaderMap, id: &str) -> Option<String> {
 /// The cookie that keeps a player's token in the browser.
 fn set_cookie(id: &str, token: &str) -> (header::HeaderName, HeaderValue) {
     let value = format!(
-        "{}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000",
+        "{}={token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=31536000",
         cookie_name(id)
     );
     (
@@ -341,6 +346,9 @@ async fn create_game(
         created_ms: now,
         updated_ms: now,
         moves: Vec::new(),
+        version: 0,
+        draw_offer: None,
+        record_info: None,
     };
     let (id, token) = (record.id.clone(), record.tokens[creator.index()].clone());
     let hub2 = hub.clone();
@@ -356,6 +364,105 @@ async fn create_game(
 
 fn to_json<T: serde::Serialize>(v: &T) -> serde_json::Value {
     serde_json::to_value(v).unwrap_or(serde_json::Value::Null)
+}
+
+/// What an imported record says besides its moves (its players, its metadata but the game's
+/// kind), kept to be given back on export; `None` when it says nothing more.
+fn record_info_of(pcn: &Pcn) -> Option<String> {
+    let mut meta = pcn.meta.clone();
+    meta.extra.remove("game");
+    if meta.is_empty() && pcn.sides.is_none() {
+        return None;
+    }
+    Some(json!({"meta": meta, "sides": pcn.sides}).to_string())
+}
+
+/// The players and metadata kept from an imported record.
+fn stored_info(live: &LiveGame) -> (Meta, Option<Sides>) {
+    let parsed = live
+        .record()
+        .record_info
+        .as_deref()
+        .and_then(|text| serde_json::from_str::<serde_json::Value>(text).ok());
+    let Some(mut info) = parsed else {
+        return (Meta::default(), None);
+    };
+    let meta = serde_json::from_value(info["meta"].take()).unwrap_or_default();
+    let sides = serde_json::from_value(info["sides"].take()).unwrap_or_default();
+    (meta, sides)
+}
+
+/// The game as PCN, with the players and metadata of the record it was imported from.
+fn pcn_of(live: &LiveGame, id: &str) -> Pcn {
+    let mut pcn = chuhe::record::to_pcn(live.game(), &live.times());
+    let (meta, sides) = stored_info(live);
+    let game = pcn.meta.extra.remove("game");
+    pcn.meta = meta;
+    if let Some(game) = game {
+        pcn.meta.extra.insert("game".into(), game);
+    }
+    if pcn.meta.location.is_none() && !pcn.meta.extra.contains_key("site") {
+        pcn.meta
+            .extra
+            .insert("site".into(), json!(format!("chuhe serve, game {id}")));
+    }
+    pcn.sides = sides;
+    pcn
+}
+
+/// The PGN tags of the game: those of the record it was imported from (PGN's own tags, or
+/// PCN's event, site, round and players), the site of this server otherwise.
+fn pgn_tags(live: &LiveGame, id: &str) -> Vec<(String, String)> {
+    let (meta, sides) = stored_info(live);
+    let mut tags = Vec::new();
+    let mut tag = |name: &str, value: Option<String>| {
+        if let Some(v) = value {
+            tags.push((name.to_string(), v));
+        }
+    };
+    tag("Event", meta.event.clone());
+    tag(
+        "Site",
+        Some(
+            meta.location
+                .clone()
+                .unwrap_or_else(|| format!("chuhe serve, game {id}")),
+        ),
+    );
+    tag("Round", meta.round.map(|r| r.to_string()));
+    let name = |info: Option<&SideInfo>| info.and_then(|i| i.name.clone());
+    tag("White", name(sides.as_ref().and_then(|s| s.first.as_ref())));
+    tag(
+        "Black",
+        name(sides.as_ref().and_then(|s| s.second.as_ref())),
+    );
+    if let Some(serde_json::Value::Object(rest)) = meta.extra.get("pgn") {
+        for (k, v) in rest {
+            if let Some(v) = v.as_str() {
+                tags.push((k.clone(), v.to_string()));
+            }
+        }
+    }
+    tags
+}
+
+/// The longest time a move of an imported record may have taken: 30 days.
+pub const MAX_MOVE_SECONDS: f64 = 30.0 * 86_400.0;
+
+/// The milliseconds of an imported move's time: a finite number of seconds from 0 to
+/// [`MAX_MOVE_SECONDS`], else a 400.
+fn move_time_ms(index: usize, seconds: f64) -> Result<u64, ApiError> {
+    if !(seconds.is_finite() && (0.0..=MAX_MOVE_SECONDS).contains(&seconds)) {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "bad_record",
+            format!(
+                "move {}: its time must be 0 to {MAX_MOVE_SECONDS} seconds, not {seconds}",
+                index + 1
+            ),
+        ));
+    }
+    Ok((seconds * 1000.0).round() as u64)
 }
 
 #[derive(Debug, Deserialize)]
@@ -397,20 +504,22 @@ async fn import_game(
     };
     let game = chuhe::record::game_of(&pcn).map_err(|e| bad(&e))?;
     let now = now_ms();
+    let times = pcn
+        .moves
+        .iter()
+        .enumerate()
+        .map(|(i, (_, seconds))| move_time_ms(i, *seconds))
+        .collect::<Result<Vec<u64>, ApiError>>()?;
     let moves = game
         .moves_uci()
         .into_iter()
-        .zip(pcn.moves.iter().map(|(_, t)| *t))
-        .map(|(uci, t)| StoredMove {
-            uci,
-            time_ms: if t.is_finite() && t > 0.0 {
-                (t * 1000.0) as u64
-            } else {
-                0
-            },
-        })
+        .zip(times)
+        .map(|(uci, time_ms)| StoredMove { uci, time_ms })
         .collect();
     let record = StoredGame {
+        record_info: record_info_of(&pcn),
+        version: 0,
+        draw_offer: None,
         id: random_id(10),
         game: game.kind().name().to_string(),
         start: game.start_feen(),
@@ -580,13 +689,7 @@ async fn board_svg(
 async fn game_pcn(State(hub): State<Arc<Hub>>, GameId(id): GameId) -> Result<Response, ApiError> {
     let id2 = id.clone();
     let text = hub
-        .read(&id, move |live| {
-            let mut pcn = chuhe::record::to_pcn(live.game(), &live.times());
-            pcn.meta
-                .extra
-                .insert("site".into(), json!(format!("chuhe serve, game {id2}")));
-            pcn.to_json_pretty()
-        })
+        .read(&id, move |live| pcn_of(live, &id2).to_json_pretty())
         .await?;
     Ok((
         [
@@ -608,8 +711,7 @@ async fn game_pgn(State(hub): State<Arc<Hub>>, GameId(id): GameId) -> Result<Res
     let id2 = id.clone();
     let text = hub
         .read(&id, move |live| {
-            let tags = [("Site".to_string(), format!("chuhe serve, game {id2}"))];
-            chuhe::pgn::write(live.game(), &tags)
+            chuhe::pgn::write(live.game(), &pgn_tags(live, &id2))
                 .map_err(|e| ApiError::conflict("no_pgn", e.to_string()))
         })
         .await??;
@@ -674,7 +776,7 @@ pub(crate) async fn act_as_player<T: Send + 'static>(
     hub: &Arc<Hub>,
     id: &str,
     token: Option<String>,
-    action: impl FnOnce(&mut LiveGame, Side, &dyn crate::store::Store) -> Result<T, ApiError>
+    action: impl Fn(&mut LiveGame, Side, &dyn crate::store::Store) -> Result<T, ApiError>
         + Send
         + 'static,
 ) -> Result<T, ApiError> {

@@ -78,22 +78,40 @@ impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> ApiError {
         match e {
             StoreError::NotFound(id) => ApiError::no_game(&id),
-            StoreError::Conflict { .. } => ApiError::conflict(
+            StoreError::Conflict { .. } | StoreError::Stale { .. } => ApiError::conflict(
                 "stale",
                 format!("{e}: the game changed meanwhile; reload it"),
             ),
-            StoreError::Duplicate(_) | StoreError::Backend(_) => ApiError::new(
+            StoreError::Unavailable(_) => ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
+                UNAVAILABLE,
+                format!("the database is away; nothing was changed; try again shortly ({e})"),
+            ),
+            StoreError::Duplicate(_) | StoreError::Backend(_) => ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
                 "database",
-                format!("the game could not be saved, nothing was changed ({e})"),
+                format!("the database failed; nothing was changed ({e})"),
             ),
         }
     }
 }
 
+/// The code of a 503: the database is away for now.
+pub const UNAVAILABLE: &str = "database_unavailable";
+
+/// The seconds a client is asked to wait when the database is away.
+pub const RETRY_AFTER_SECONDS: u32 = 1;
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let body = json!({"error": {"code": self.code, "message": self.message}});
-        (self.status, Json(body)).into_response()
+        let mut response = (self.status, Json(body)).into_response();
+        if self.code == UNAVAILABLE {
+            response.headers_mut().insert(
+                axum::http::header::RETRY_AFTER,
+                axum::http::HeaderValue::from(RETRY_AFTER_SECONDS),
+            );
+        }
+        response
     }
 }

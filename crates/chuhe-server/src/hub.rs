@@ -36,17 +36,24 @@ impl Table {
     }
 }
 
+/// The code of the error that says a game changed meanwhile.
+const STALE: &str = "stale";
+
 /// Settings of the hub.
 #[derive(Clone, Debug)]
 pub struct HubOptions {
     /// The engine's time per move (less when its clock is short).
     pub engine_movetime: Duration,
+    /// The origins (`https://chuhe.example`) whose pages may change games; empty: the
+    /// server's own, as each request's `Host` names it (see [`crate::guard`]).
+    pub allowed_origins: Vec<String>,
 }
 
 impl Default for HubOptions {
     fn default() -> Self {
         HubOptions {
             engine_movetime: Duration::from_millis(500),
+            allowed_origins: Vec::new(),
         }
     }
 }
@@ -66,6 +73,11 @@ impl Hub {
             tables: Mutex::new(HashMap::new()),
             options,
         })
+    }
+
+    /// The settings.
+    pub fn options(&self) -> &HubOptions {
+        &self.options
     }
 
     /// The store.
@@ -114,12 +126,30 @@ impl Hub {
         Ok(table)
     }
 
-    /// Runs `action` on the game under its lock (on a blocking thread), then tells watchers
-    /// and starts what follows (the engine's move, the clock's watch).
+    /// Brings the game in memory up to the database's version when another server changed
+    /// it (one cheap query for the version; the game is read again only when it differs);
+    /// true when it was reloaded.
+    fn refresh(&self, id: &str, live: &mut LiveGame) -> Result<bool, ApiError> {
+        match self.store.version(id)? {
+            None => Err(ApiError::no_game(id)),
+            Some(v) if v == live.stored_version() => Ok(false),
+            Some(_) => {
+                let record = self.store.load(id)?.ok_or_else(|| ApiError::no_game(id))?;
+                live.reload(record)?;
+                Ok(true)
+            }
+        }
+    }
+
+    /// Runs `action` on the game under its lock (on a blocking thread), on the database's
+    /// latest version of it, then tells watchers and starts what follows (the engine's move,
+    /// the clock's watch). When another server changed the game between the check and the
+    /// write (the store answers that the version is stale), the game is read again and the
+    /// action tried once more on it.
     pub async fn act<T: Send + 'static>(
         self: &Arc<Self>,
         id: &str,
-        action: impl FnOnce(&mut LiveGame, &dyn Store) -> Result<T, ApiError> + Send + 'static,
+        action: impl Fn(&mut LiveGame, &dyn Store) -> Result<T, ApiError> + Send + 'static,
     ) -> Result<T, ApiError> {
         let hub = self.clone();
         let id = id.to_string();
@@ -127,7 +157,17 @@ impl Hub {
             let table = hub.get(&id)?;
             let out = {
                 let mut live = table.lock();
-                action(&mut live, hub.store())
+                let mut tries = 0;
+                loop {
+                    tries += 1;
+                    if let Err(e) = hub.refresh(&id, &mut live) {
+                        break Err(e);
+                    }
+                    match action(&mut live, hub.store()) {
+                        Err(e) if e.code == STALE && tries < 3 => continue,
+                        out => break out,
+                    }
+                }
             };
             hub.after_change(&id, &table);
             out
@@ -135,7 +175,7 @@ impl Hub {
         .await
     }
 
-    /// Reads the game under its lock, on a blocking thread (loading it may touch the store).
+    /// Reads the game under its lock, on a blocking thread, as the database holds it now.
     pub async fn read<T: Send + 'static>(
         self: &Arc<Self>,
         id: &str,
@@ -145,8 +185,15 @@ impl Hub {
         let id = id.to_string();
         blocking(move || {
             let table = hub.get(&id)?;
-            let live = table.lock();
-            Ok(read(&live))
+            let (out, reloaded) = {
+                let mut live = table.lock();
+                let reloaded = hub.refresh(&id, &mut live)?;
+                (read(&live), reloaded)
+            };
+            if reloaded {
+                hub.after_change(&id, &table);
+            }
+            Ok(out)
         })
         .await
     }
@@ -169,7 +216,13 @@ impl Hub {
                 let answer = job.run();
                 let result = {
                     let mut live = table.lock();
-                    live.engine_done(&job, answer, hub.store())
+                    match hub.refresh(&id, &mut live) {
+                        Ok(_) => live.engine_done(&job, answer, hub.store()),
+                        Err(e) => {
+                            live.engine_failed();
+                            Err(e)
+                        }
+                    }
                 };
                 if let Err(e) = result {
                     eprintln!("chuhe serve: game {id}: the engine's move was not kept: {e}");
@@ -183,7 +236,11 @@ impl Hub {
                 tokio::time::sleep_until(tokio::time::Instant::from_std(deadline)).await;
                 tokio::time::sleep(Duration::from_millis(5)).await;
                 let _ = tokio::task::spawn_blocking(move || {
-                    let flagged = table.lock().check_flag(hub.store());
+                    let flagged = {
+                        let mut live = table.lock();
+                        hub.refresh(&id, &mut live)
+                            .and_then(|_| live.check_flag(hub.store()))
+                    };
                     if matches!(flagged, Ok(true)) {
                         hub.after_change(&id, &table);
                     }

@@ -5,9 +5,11 @@
 //! - [`store`]: the [`store::Store`] trait and its SQLite and PostgreSQL implementations;
 //! - [`live`]: a game in play (rules, clocks, draw offers) and every player action, each
 //!   written to the store before it is acknowledged;
-//! - [`hub`]: the games in memory, the engine's moves and the clocks' deadlines;
+//! - [`hub`]: the games in memory (checked against the stored version before each use, so
+//!   several servers can share one database), the engine's moves and the clocks' deadlines;
 //! - [`api`] and `ws`: the HTTP routes, the JSON API and each game's WebSocket; the page's
-//!   assets are embedded in the binary.
+//!   assets are embedded in the binary;
+//! - [`guard`]: in front of every route, the origin check of changes and the security headers.
 //!
 //! ```no_run
 //! let options = chuhe_server::ServeOptions::default();
@@ -16,13 +18,14 @@
 
 pub mod api;
 pub mod error;
+pub mod guard;
 pub mod hub;
 pub mod live;
 mod page;
 pub mod store;
 mod ws;
 
-use std::net::SocketAddr;
+use std::net::{SocketAddr, ToSocketAddrs};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -38,6 +41,9 @@ pub struct ServeOptions {
     pub db: String,
     /// The engine's time per move.
     pub engine_movetime: Duration,
+    /// The origins whose pages may change games (`https://chuhe.example`); empty: the
+    /// server's own.
+    pub allowed_origins: Vec<String>,
 }
 
 impl Default for ServeOptions {
@@ -46,6 +52,7 @@ impl Default for ServeOptions {
             addr: "127.0.0.1:8080".into(),
             db: "chuhe-games.sqlite3".into(),
             engine_movetime: Duration::from_millis(500),
+            allowed_origins: Vec::new(),
         }
     }
 }
@@ -57,8 +64,22 @@ pub enum ServeError {
     #[error("{0}")]
     Store(#[from] store::StoreError),
     /// The address is not an address.
-    #[error("--addr '{0}' is not an address like 127.0.0.1:8080")]
+    #[error("--addr '{0}' is not an address like 127.0.0.1:8080, localhost:8080 or [::1]:8080")]
     BadAddress(String),
+    /// The host name of the address has no address.
+    #[error("--addr '{addr}': cannot find the host: {error}")]
+    UnknownHost {
+        /// The address.
+        addr: String,
+        /// Why.
+        error: std::io::Error,
+    },
+    /// An `--allowed-origin` is not an origin.
+    #[error("{0}")]
+    BadOrigin(String),
+    /// `--db` is empty.
+    #[error("--db is empty: name a SQLite file (created on first start) or a postgres:// URL")]
+    EmptyDatabase,
     /// Listening failed.
     #[error("cannot listen on {addr}: {error}")]
     Listen {
@@ -69,12 +90,47 @@ pub enum ServeError {
     },
 }
 
+/// The socket addresses of `--addr`: `HOST:PORT` with an IPv4 or IPv6 address (`[::1]:8080`)
+/// or a host name (`localhost:8080`), looked up by the system's resolver.
+pub fn resolve(addr: &str) -> Result<Vec<SocketAddr>, ServeError> {
+    let bad = || ServeError::BadAddress(addr.to_string());
+    if let Ok(a) = addr.parse::<SocketAddr>() {
+        return Ok(vec![a]);
+    }
+    // A host name needs a port after its last colon (and no other colon: IPv6 goes in
+    // brackets).
+    let (host, port) = addr.rsplit_once(':').ok_or_else(bad)?;
+    if host.is_empty() || host.contains(':') || port.parse::<u16>().is_err() {
+        return Err(bad());
+    }
+    let found: Vec<SocketAddr> = addr
+        .to_socket_addrs()
+        .map_err(|error| ServeError::UnknownHost {
+            addr: addr.to_string(),
+            error,
+        })?
+        .collect();
+    if found.is_empty() {
+        return Err(ServeError::UnknownHost {
+            addr: addr.to_string(),
+            error: std::io::Error::new(std::io::ErrorKind::NotFound, "no address"),
+        });
+    }
+    Ok(found)
+}
+
 /// Opens the store, listens, prints `listening on http://ADDR` and serves until Ctrl-C.
 pub fn serve(options: ServeOptions) -> Result<(), ServeError> {
-    let addr: SocketAddr = options
-        .addr
-        .parse()
-        .map_err(|_| ServeError::BadAddress(options.addr.clone()))?;
+    let addrs = resolve(&options.addr)?;
+    if options.db.trim().is_empty() {
+        return Err(ServeError::EmptyDatabase);
+    }
+    let allowed_origins = options
+        .allowed_origins
+        .iter()
+        .map(|o| guard::parse_origin(o))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(ServeError::BadOrigin)?;
     // The PostgreSQL client must be made outside the async runtime.
     let store: Arc<dyn store::Store> = Arc::from(store::open(&options.db)?);
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -85,14 +141,13 @@ pub fn serve(options: ServeOptions) -> Result<(), ServeError> {
             error,
         })?;
     runtime.block_on(async move {
-        let listener =
-            tokio::net::TcpListener::bind(addr)
-                .await
-                .map_err(|error| ServeError::Listen {
-                    addr: options.addr.clone(),
-                    error,
-                })?;
-        let local = listener.local_addr().unwrap_or(addr);
+        let listener = tokio::net::TcpListener::bind(&addrs[..])
+            .await
+            .map_err(|error| ServeError::Listen {
+                addr: options.addr.clone(),
+                error,
+            })?;
+        let local = listener.local_addr().unwrap_or(addrs[0]);
         println!(
             "chuhe serve: listening on http://{local} (games in {})",
             store.describe()
@@ -101,6 +156,7 @@ pub fn serve(options: ServeOptions) -> Result<(), ServeError> {
             store,
             HubOptions {
                 engine_movetime: options.engine_movetime,
+                allowed_origins,
             },
         );
         axum::serve(listener, api::router(hub))

@@ -13,7 +13,7 @@ use chuhe_engine::{Engine, Limits, Score};
 use serde::Serialize;
 
 use crate::error::ApiError;
-use crate::store::{Opponent, Store, StoreError, StoredGame, StoredMove, StoredResult};
+use crate::store::{Opponent, Standing, Store, StoreError, StoredGame, StoredMove, StoredResult};
 
 /// A move played, in every notation of its game, with the time its player took.
 #[derive(Clone, Debug)]
@@ -150,13 +150,18 @@ impl LiveGame {
         if let (Some(result), None) = (&record.result, game.outcome()) {
             game.declare(outcome_of(result)?);
         }
+        let draw_offer = if game.outcome().is_none() {
+            record.draw_offer
+        } else {
+            None
+        };
         let mut live = LiveGame {
             record,
             game,
             played,
             clocks: None,
             turn_since: Instant::now(),
-            draw_offer: None,
+            draw_offer,
             engine_score: None,
             thinking: false,
             notice: None,
@@ -164,6 +169,49 @@ impl LiveGame {
         };
         live.reset_clocks();
         Ok(live)
+    }
+
+    /// Replaces this copy with the database's newer `record` (another server changed the
+    /// game); what only this server knows (the engine at work, its last score) is kept, and
+    /// the version seen by watchers counts up. A move made elsewhere started the clock of the
+    /// side to move when it was stored.
+    pub fn reload(&mut self, record: StoredGame) -> Result<(), StoreError> {
+        let updated_ms = record.updated_ms;
+        let same_turn = record.moves.len() == self.played.len();
+        let mut fresh = LiveGame::load(record)?;
+        fresh.version = self.version + 1;
+        fresh.thinking = self.thinking;
+        fresh.engine_score = self.engine_score;
+        fresh.turn_since = if same_turn {
+            self.turn_since
+        } else {
+            let ago = (crate::store::now_ms() - updated_ms).clamp(0, 86_400_000) as u64;
+            Instant::now()
+                .checked_sub(Duration::from_millis(ago))
+                .unwrap_or_else(Instant::now)
+        };
+        *self = fresh;
+        Ok(())
+    }
+
+    /// The version of the game as stored (see [`Store`]).
+    pub fn stored_version(&self) -> i64 {
+        self.record.version
+    }
+
+    /// Writes the standing (result and draw offer) on the stored version; counts it up.
+    fn write_standing(&mut self, store: &dyn Store, standing: &Standing) -> Result<(), ApiError> {
+        store.set_standing(&self.record.id, self.record.version, standing)?;
+        self.stored(standing);
+        Ok(())
+    }
+
+    /// Notes a change written to the store.
+    fn stored(&mut self, standing: &Standing) {
+        self.record.version += 1;
+        self.record.result = standing.result.clone();
+        self.record.draw_offer = standing.draw_offer;
+        self.draw_offer = standing.draw_offer;
     }
 
     /// The stored record (without later changes to its moves).
@@ -258,13 +306,17 @@ impl LiveGame {
         }
         let loser = self.game.turn();
         let outcome = Outcome::win(Status::Timelimit, !loser);
-        store.set_result(&self.record.id, Some(&stored_result(outcome)))?;
+        self.write_standing(
+            store,
+            &Standing {
+                result: Some(stored_result(outcome)),
+                draw_offer: None,
+            },
+        )?;
         if let Some(c) = &mut self.clocks {
             c.remaining_ms[loser.index()] = 0;
         }
         self.game.declare(outcome);
-        self.record.result = Some(stored_result(outcome));
-        self.draw_offer = None;
         self.changed();
         Ok(true)
     }
@@ -323,9 +375,6 @@ impl LiveGame {
         let texts = self.play_text(&request.text, request.notation)?;
         let time_ms = self.elapsed_ms();
         self.commit_move(side, texts.clone(), time_ms, store)?;
-        if self.draw_offer == Some(!side) {
-            self.draw_offer = None;
-        }
         Ok(texts)
     }
 
@@ -376,12 +425,18 @@ impl LiveGame {
             uci: texts.get("uci").cloned().unwrap_or_default(),
             time_ms,
         };
-        if let Err(e) = store.push_move(&self.record.id, ply, &mv, result.as_ref()) {
+        // A move answers the other side's draw offer (no); the mover's own offer stands.
+        let draw_offer = match self.draw_offer {
+            Some(offer) if offer == side && result.is_none() => Some(offer),
+            _ => None,
+        };
+        let standing = Standing { result, draw_offer };
+        if let Err(e) = store.push_move(&self.record.id, self.record.version, ply, &mv, &standing) {
             self.game.undo();
             return Err(e.into());
         }
+        self.stored(&standing);
         self.record.moves.push(mv);
-        self.record.result = result;
         self.played.push(Played { texts, time_ms });
         if let (Some(c), Some(tc)) = (&mut self.clocks, self.record.clock) {
             c.remaining_ms[side.index()] += tc.increment_ms as i64 - time_ms as i64;
@@ -400,8 +455,13 @@ impl LiveGame {
     }
 
     fn declare(&mut self, outcome: Outcome, store: &dyn Store) -> Result<(), ApiError> {
-        let result = stored_result(outcome);
-        store.set_result(&self.record.id, Some(&result))?;
+        self.write_standing(
+            store,
+            &Standing {
+                result: Some(stored_result(outcome)),
+                draw_offer: None,
+            },
+        )?;
         // The clock that ran until now stops where it is (not where the turn began).
         let elapsed = self.elapsed_ms() as i64;
         let turn = self.game.turn();
@@ -409,8 +469,6 @@ impl LiveGame {
             c.remaining_ms[turn.index()] -= elapsed;
         }
         self.game.declare(outcome);
-        self.record.result = Some(result);
-        self.draw_offer = None;
         self.changed();
         Ok(())
     }
@@ -441,7 +499,13 @@ impl LiveGame {
                     self.changed();
                     return Ok(());
                 }
-                self.draw_offer = Some(side);
+                self.write_standing(
+                    store,
+                    &Standing {
+                        result: None,
+                        draw_offer: Some(side),
+                    },
+                )?;
                 self.notice = None;
                 self.changed();
                 Ok(())
@@ -459,7 +523,7 @@ impl LiveGame {
                 if action == DrawAction::Accept {
                     return self.declare(Outcome::draw(Status::Agreement), store);
                 }
-                self.draw_offer = None;
+                self.write_standing(store, &Standing::default())?;
                 self.notice = Some(format!("{} declined the draw", side_name(side)));
                 self.changed();
                 Ok(())
@@ -491,14 +555,14 @@ impl LiveGame {
             ));
         };
         // A resignation or draw is taken back with the move.
-        store.truncate(&self.record.id, last_own, None)?;
+        let standing = Standing::default();
+        store.truncate(&self.record.id, self.record.version, last_own, &standing)?;
+        self.stored(&standing);
         while self.played.len() > last_own {
             self.game.undo();
             self.played.pop();
             self.record.moves.pop();
         }
-        self.record.result = self.game.outcome().map(stored_result);
-        self.draw_offer = None;
         self.notice = None;
         self.reset_clocks();
         self.turn_since = Instant::now();
@@ -533,6 +597,12 @@ impl LiveGame {
             level,
             limits: Limits::movetime(movetime),
         })
+    }
+
+    /// The engine's answer could not be used (the database was away): it may think again.
+    pub fn engine_failed(&mut self) {
+        self.thinking = false;
+        self.changed();
     }
 
     /// Plays the engine's answer to `job`, unless the game moved on meanwhile.

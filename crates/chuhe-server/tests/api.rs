@@ -18,8 +18,13 @@ struct Server {
 }
 
 impl Server {
+    /// A server on the SQLite file `db`, opened without its one-process lock: a test may
+    /// start the next server before the last one's threads have all ended.
     fn start(db: &str) -> Server {
-        let store: Arc<dyn store::Store> = Arc::from(store::open(db).unwrap());
+        Server::with_store(Arc::new(store::SqliteStore::open_shared(db).unwrap()))
+    }
+
+    fn with_store(store: Arc<dyn store::Store>) -> Server {
         let (addr_tx, addr_rx) = std::sync::mpsc::channel();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let thread = std::thread::spawn(move || {
@@ -35,6 +40,7 @@ impl Server {
                     store,
                     HubOptions {
                         engine_movetime: Duration::from_millis(30),
+                        ..HubOptions::default()
                     },
                 );
                 tokio::select! {
@@ -95,7 +101,7 @@ impl std::ops::Deref for TempDb {
 
 impl Drop for TempDb {
     fn drop(&mut self) {
-        for ext in ["", "-wal", "-shm"] {
+        for ext in ["", "-wal", "-shm", "-lock"] {
             let _ = std::fs::remove_file(format!("{}{ext}", self.0));
         }
     }
@@ -803,4 +809,270 @@ fn the_page_and_its_assets_are_served() {
     assert_eq!(status, 404, "{body}");
     let (status, body) = get(&server.url("/g/a%20b?token=x"), None);
     assert_eq!((status, error_code(&body)), (404, "not_found"));
+}
+
+#[test]
+fn imported_move_times_must_be_finite_non_negative_and_bounded() {
+    let db = TempDb::new("times");
+    let server = Server::start(&db);
+    let (game, red) = create(&server, json!({"game": "xiangqi", "opponent": "friend"}));
+    let id = game["id"].as_str().unwrap().to_string();
+    let black = game["invite"]
+        .as_str()
+        .unwrap()
+        .split("token=")
+        .nth(1)
+        .unwrap()
+        .to_string();
+    assert_eq!(play(&server, &id, &red, "h3e3").0, 200);
+    assert_eq!(play(&server, &id, &black, "h10g8").0, 200);
+    let (_, pcn) = get(&server.url(&format!("/api/games/{id}/pcn")), None);
+    let record = |seconds: Value| {
+        let mut pcn = pcn.clone();
+        pcn["moves"][0][1] = json!(2.5);
+        pcn["moves"][1][1] = seconds;
+        json!({ "pcn": pcn })
+    };
+    for bad in [json!(1e300), json!(-1), json!(-0.001), json!(2_592_001)] {
+        let (status, body) = post(&server.url("/api/import"), None, record(bad.clone()));
+        assert_eq!(
+            (status, error_code(&body)),
+            (400, "bad_record"),
+            "{bad}: {body}"
+        );
+    }
+    assert_eq!(
+        get(&server.url("/api/games"), None).1["games"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+    let (status, body) = post(&server.url("/api/import"), None, record(json!(2_592_000)));
+    assert_eq!(status, 201, "{body}");
+    let id = body["game"]["id"].as_str().unwrap().to_string();
+    assert_eq!(body["game"]["moves"][1]["time_ms"], 2_592_000_000u64);
+    // The times come back the same after a restart.
+    drop(server);
+    let server = Server::start(&db);
+    let s = state(&server, &id, None);
+    assert_eq!(s["moves"][0]["time_ms"], 2_500);
+    assert_eq!(s["moves"][1]["time_ms"], 2_592_000_000u64);
+    let (_, pcn) = get(&server.url(&format!("/api/games/{id}/pcn")), None);
+    assert_eq!(pcn["moves"][1][1], 2_592_000.0, "{pcn}");
+}
+
+#[test]
+fn a_sqlite_file_serves_one_process() {
+    let db = TempDb::new("lock");
+    let first = store::open(&db).unwrap();
+    let Err(second) = store::open(&db) else {
+        panic!("a second store opened the same SQLite file");
+    };
+    let message = second.to_string();
+    assert!(
+        message.contains("in use by another chuhe serve") && message.contains("PostgreSQL"),
+        "{message}"
+    );
+    // The lock goes with the store.
+    drop(first);
+    let again = store::open(&db).unwrap();
+    assert!(again.load("nope").unwrap().is_none());
+}
+
+/// A POST with an `Origin` header, as a browser sends it.
+fn post_from(origin: &str, url: &str, token: &str, body: Value) -> (u16, Value) {
+    let response = agent()
+        .post(url)
+        .set("Origin", origin)
+        .set("Authorization", &format!("Bearer {token}"))
+        .send_json(body);
+    let response = match response {
+        Ok(r) | Err(ureq::Error::Status(_, r)) => r,
+        Err(e) => panic!("POST {url}: {e}"),
+    };
+    let status = response.status();
+    (status, response.into_json().unwrap_or(Value::Null))
+}
+
+#[test]
+fn pages_of_other_origins_cannot_change_games() {
+    let db = TempDb::new("origin");
+    let server = Server::start(&db);
+    let own = format!("http://{}", server.addr);
+    let foreign = format!("http://127.0.0.1:{}", server.addr.port().wrapping_add(1));
+    let (game, red) = create(&server, json!({"game": "xiangqi", "level": 0}));
+    let id = game["id"].as_str().unwrap().to_string();
+    let url = |action: &str| server.url(&format!("/api/games/{id}/{action}"));
+    let (status, body) = post_from(&own, &url("move"), &red, json!({"move": "h3e3"}));
+    assert_eq!(status, 200, "{body}");
+    let s = wait_for(&server, &id, None, |s| {
+        s["ply"] == 2 && s["thinking"] == false
+    });
+    // Another port of the same host, a page of another site, a sandboxed page: refused,
+    // nothing changed.
+    for origin in [foreign.as_str(), "https://evil.example", "null"] {
+        for (action, body) in [
+            ("move", json!({"move": "h1g3"})),
+            ("resign", json!({})),
+            ("takeback", json!({})),
+            ("draw", json!({"action": "offer"})),
+        ] {
+            let (status, reply) = post_from(origin, &url(action), &red, body);
+            assert_eq!(
+                (status, error_code(&reply)),
+                (403, "cross_origin"),
+                "{origin} {action}: {reply}"
+            );
+        }
+        let (status, _) = post_from(
+            origin,
+            &server.url("/api/games"),
+            &red,
+            json!({"game": "xiangqi"}),
+        );
+        assert_eq!(status, 403, "{origin}: create");
+    }
+    assert_eq!(state(&server, &id, None)["moves"], s["moves"]);
+    assert!(state(&server, &id, None)["result"].is_null());
+    // A WebSocket opened by a foreign page is refused before the upgrade; one of the
+    // server's own page is accepted.
+    let ws_request = |origin: &str| {
+        let mut request = tungstenite::client::IntoClientRequest::into_client_request(format!(
+            "ws://{}/api/games/{id}/ws?token={red}",
+            server.addr
+        ))
+        .unwrap();
+        request
+            .headers_mut()
+            .insert("Origin", origin.parse().unwrap());
+        request
+    };
+    match tungstenite::connect(ws_request(&foreign)) {
+        Err(tungstenite::Error::Http(response)) => assert_eq!(response.status(), 403),
+        other => panic!(
+            "a foreign WebSocket was not refused: {:?}",
+            other.map(|_| ())
+        ),
+    }
+    let (mut ws, _) = tungstenite::connect(ws_request(&own)).unwrap();
+    if let tungstenite::stream::MaybeTlsStream::Plain(s) = ws.get_mut() {
+        s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    }
+    assert_eq!(next(&mut ws, "state")["state"]["ply"], 2);
+    // The own origin takes back and resigns.
+    let (status, body) = post_from(&own, &url("takeback"), &red, json!({}));
+    assert_eq!((status, &body["ply"]), (200, &json!(0)), "{body}");
+    let (status, body) = post_from(&own, &url("resign"), &red, json!({}));
+    assert_eq!(
+        (status, &body["result"]["status"]),
+        (200, &json!("resignation")),
+        "{body}"
+    );
+}
+
+#[test]
+fn every_response_carries_the_security_headers() {
+    let db = TempDb::new("headers");
+    let server = Server::start(&db);
+    for path in [
+        "/",
+        "/g/abc",
+        "/assets/app.js",
+        "/api/games",
+        "/api/games/nosuch",
+        "/nothing",
+    ] {
+        let response = match agent().get(&server.url(path)).call() {
+            Ok(r) | Err(ureq::Error::Status(_, r)) => r,
+            Err(e) => panic!("{path}: {e}"),
+        };
+        let csp = response
+            .header("Content-Security-Policy")
+            .unwrap_or_default();
+        assert!(csp.contains("frame-ancestors 'none'"), "{path}: {csp}");
+        assert!(csp.contains("script-src 'self'"), "{path}: {csp}");
+        assert_eq!(response.header("X-Frame-Options"), Some("DENY"), "{path}");
+        assert_eq!(
+            response.header("X-Content-Type-Options"),
+            Some("nosniff"),
+            "{path}"
+        );
+        assert_eq!(
+            response.header("Referrer-Policy"),
+            Some("same-origin"),
+            "{path}"
+        );
+    }
+    // The player's cookie stays out of scripts and of requests from other sites.
+    let response = agent()
+        .post(&server.url("/api/games"))
+        .send_json(json!({"game": "xiangqi", "opponent": "friend"}))
+        .unwrap();
+    let cookie = response.header("Set-Cookie").unwrap().to_string();
+    assert!(
+        cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"),
+        "{cookie}"
+    );
+}
+
+#[test]
+fn imported_players_metadata_and_tags_come_back_out() {
+    let db = TempDb::new("meta");
+    let server = Server::start(&db);
+    let (game, red) = create(&server, json!({"game": "xiangqi", "opponent": "friend"}));
+    let id = game["id"].as_str().unwrap().to_string();
+    assert_eq!(play(&server, &id, &red, "h3e3").0, 200);
+    let (_, mut pcn) = get(&server.url(&format!("/api/games/{id}/pcn")), None);
+    pcn["sides"] = json!({"first": {"name": "Lü Qin", "elo": 2600},
+                          "second": {"name": "Xu Yinchuan", "club": "Guangdong"}});
+    pcn["meta"]["event"] = json!("National Championship");
+    pcn["meta"]["round"] = json!(7);
+    pcn["meta"]["started_at"] = json!("1999-05-01T10:00:00Z");
+    pcn["meta"]["annotator"] = json!({"name": "anon", "stars": [1, 2]});
+    pcn["meta"].as_object_mut().unwrap().remove("site");
+    let (status, body) = post(&server.url("/api/import"), None, json!({ "pcn": pcn }));
+    assert_eq!(status, 201, "{body}");
+    let imported = body["game"]["id"].as_str().unwrap().to_string();
+    let (status, body) = post(
+        &server.url("/api/import"),
+        None,
+        json!({"pgn": "[Event \"Asian Cup\"]\n[Site \"Macau\"]\n[Date \"2004.11.02\"]\n\
+                       [Round \"3\"]\n[White \"Hu Ronghua\"]\n[Black \"Liu Dahua\"]\n\
+                       [Result \"*\"]\n[Annotator \"Wang \\\"Wu\\\"\"]\n\
+                       [Variant \"Xiangqi\"]\n\n1. Che3 Hg8 *\n"}),
+    );
+    assert_eq!(status, 201, "{body}");
+    let from_pgn = body["game"]["id"].as_str().unwrap().to_string();
+    // Kept in the database: they survive a restart.
+    drop(server);
+    let server = Server::start(&db);
+    let (_, out) = get(&server.url(&format!("/api/games/{imported}/pcn")), None);
+    assert_eq!(out["sides"], pcn["sides"], "{out}");
+    for key in ["event", "round", "started_at", "annotator", "game"] {
+        assert_eq!(out["meta"][key], pcn["meta"][key], "{key}: {out}");
+    }
+    let pgn = agent()
+        .get(&server.url(&format!("/api/games/{from_pgn}/pgn")))
+        .call()
+        .unwrap()
+        .into_string()
+        .unwrap();
+    for tag in [
+        "[Event \"Asian Cup\"]",
+        "[Site \"Macau\"]",
+        "[Date \"2004.11.02\"]",
+        "[Round \"3\"]",
+        "[White \"Hu Ronghua\"]",
+        "[Black \"Liu Dahua\"]",
+        "[Annotator \"Wang \\\"Wu\\\"\"]",
+    ] {
+        assert!(pgn.contains(tag), "{tag} missing from {pgn}");
+    }
+    let (_, out) = get(&server.url(&format!("/api/games/{from_pgn}/pcn")), None);
+    assert_eq!(out["sides"]["first"]["name"], "Hu Ronghua", "{out}");
+    assert_eq!(out["meta"]["event"], "Asian Cup", "{out}");
+    // A game played here is still signed by the server.
+    let (_, out) = get(&server.url(&format!("/api/games/{id}/pcn")), None);
+    assert_eq!(out["meta"]["site"], format!("chuhe serve, game {id}"));
 }

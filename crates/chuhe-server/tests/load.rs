@@ -195,7 +195,7 @@ fn load_on_sqlite() {
     let path = std::env::temp_dir().join(format!("chuhe-load-{}.sqlite3", std::process::id()));
     let db = path.display().to_string();
     load(&db, "sqlite");
-    for ext in ["", "-wal", "-shm"] {
+    for ext in ["", "-wal", "-shm", "-lock"] {
         let _ = std::fs::remove_file(format!("{db}{ext}"));
     }
 }

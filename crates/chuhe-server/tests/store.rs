@@ -9,8 +9,8 @@ use std::sync::{Arc, Barrier};
 
 use chuhe::Side;
 use chuhe_server::store::{
-    Opponent, PostgresStore, SqliteStore, Store, StoreError, StoredGame, StoredMove, StoredResult,
-    TimeControl,
+    Opponent, PostgresStore, SqliteStore, Standing, Store, StoreError, StoredGame, StoredMove,
+    StoredResult, TimeControl,
 };
 
 static COUNTER: AtomicUsize = AtomicUsize::new(0);
@@ -43,6 +43,9 @@ fn game(id: &str, moves: &[&str]) -> StoredGame {
         result: None,
         created_ms: 1_000,
         updated_ms: 1_000,
+        record_info: Some(r#"{"meta":{"event":"Club"},"sides":null}"#.into()),
+        version: 0,
+        draw_offer: None,
         moves: moves
             .iter()
             .enumerate()
@@ -69,6 +72,19 @@ fn result(status: &str, winner: &str, reason: Option<&str>) -> StoredResult {
     }
 }
 
+/// The standing with this result and no draw offer.
+fn ends(result: Option<&StoredResult>) -> Standing {
+    Standing {
+        result: result.cloned(),
+        draw_offer: None,
+    }
+}
+
+/// The stored version of a game.
+fn version(store: &dyn Store, id: &str) -> i64 {
+    store.version(id).unwrap().expect("the game is stored")
+}
+
 /// Every check of the suite, on one store.
 fn suite(store: &dyn Store) {
     round_trip(store);
@@ -78,6 +94,7 @@ fn suite(store: &dyn Store) {
     duplicates(store);
     listing(store);
     racing_writers(store);
+    stale_changes(store);
 }
 
 fn round_trip(store: &dyn Store) {
@@ -98,16 +115,23 @@ fn round_trip(store: &dyn Store) {
 fn moves_in_order(store: &dyn Store) {
     let id = fresh_id("mo");
     store.create(&game(&id, &[])).unwrap();
-    store.push_move(&id, 0, &mv("h3e3"), None).unwrap();
-    store.push_move(&id, 1, &mv("h10g8"), None).unwrap();
+    assert_eq!(version(store, &id), 0);
+    store
+        .push_move(&id, 0, 0, &mv("h3e3"), &ends(None))
+        .unwrap();
+    store
+        .push_move(&id, 1, 1, &mv("h10g8"), &ends(None))
+        .unwrap();
+    assert_eq!(version(store, &id), 2);
     for wrong in [0, 1, 3] {
-        match store.push_move(&id, wrong, &mv("a1a2"), None) {
+        match store.push_move(&id, 2, wrong, &mv("a1a2"), &ends(None)) {
             Err(StoreError::Conflict { plies: 2, ply, .. }) => assert_eq!(ply, wrong),
             other => panic!("ply {wrong}: expected a conflict, got {other:?}"),
         }
     }
     let back = store.load(&id).unwrap().unwrap();
     assert_eq!(back.moves, vec![mv("h3e3"), mv("h10g8")]);
+    assert_eq!(back.version, 2);
     assert!(back.updated_ms >= back.created_ms);
 }
 
@@ -115,39 +139,84 @@ fn results_and_take_backs(store: &dyn Store) {
     let id = fresh_id("rs");
     store.create(&game(&id, &["h3e3"])).unwrap();
     let mate = result("checkmate", "first", None);
-    store.push_move(&id, 1, &mv("h10g8"), Some(&mate)).unwrap();
+    store
+        .push_move(&id, 0, 1, &mv("h10g8"), &ends(Some(&mate)))
+        .unwrap();
     assert_eq!(store.load(&id).unwrap().unwrap().result, Some(mate));
-    store.truncate(&id, 1, None).unwrap();
+    store.truncate(&id, 1, 1, &ends(None)).unwrap();
     let back = store.load(&id).unwrap().unwrap();
     assert_eq!(back.moves.len(), 1);
     assert_eq!(back.result, None);
     let resigned = result("resignation", "second", None);
-    store.set_result(&id, Some(&resigned)).unwrap();
+    store.set_standing(&id, 2, &ends(Some(&resigned))).unwrap();
     assert_eq!(store.load(&id).unwrap().unwrap().result, Some(resigned));
-    store.set_result(&id, None).unwrap();
+    store.set_standing(&id, 3, &ends(None)).unwrap();
     assert_eq!(store.load(&id).unwrap().unwrap().result, None);
-    store.truncate(&id, 0, None).unwrap();
-    assert!(store.load(&id).unwrap().unwrap().moves.is_empty());
+    // A draw offer is stored with the game.
+    let offer = Standing {
+        result: None,
+        draw_offer: Some(Side::Second),
+    };
+    store.set_standing(&id, 4, &offer).unwrap();
+    assert_eq!(
+        store.load(&id).unwrap().unwrap().draw_offer,
+        Some(Side::Second)
+    );
+    store.truncate(&id, 5, 0, &ends(None)).unwrap();
+    let back = store.load(&id).unwrap().unwrap();
+    assert!(back.moves.is_empty());
+    assert_eq!((back.draw_offer, back.version), (None, 6));
     // After a take-back the next move is written at the freed ply.
-    store.push_move(&id, 0, &mv("b3e3"), None).unwrap();
+    store
+        .push_move(&id, 6, 0, &mv("b3e3"), &ends(None))
+        .unwrap();
     assert_eq!(store.load(&id).unwrap().unwrap().moves, vec![mv("b3e3")]);
 }
 
 fn unknown_games(store: &dyn Store) {
     let id = fresh_id("no");
     assert_eq!(store.load(&id).unwrap(), None);
+    assert_eq!(store.version(&id).unwrap(), None);
     assert!(matches!(
-        store.push_move(&id, 0, &mv("h3e3"), None),
+        store.push_move(&id, 0, 0, &mv("h3e3"), &ends(None)),
         Err(StoreError::NotFound(_))
     ));
     assert!(matches!(
-        store.truncate(&id, 0, None),
+        store.truncate(&id, 0, 0, &ends(None)),
         Err(StoreError::NotFound(_))
     ));
     assert!(matches!(
-        store.set_result(&id, None),
+        store.set_standing(&id, 0, &ends(None)),
         Err(StoreError::NotFound(_))
     ));
+}
+
+/// A change made on an old version is refused and writes nothing, whatever it is.
+fn stale_changes(store: &dyn Store) {
+    let id = fresh_id("st");
+    store.create(&game(&id, &["h3e3"])).unwrap();
+    store
+        .push_move(&id, 0, 1, &mv("h10g8"), &ends(None))
+        .unwrap();
+    let resigned = result("resignation", "first", None);
+    let stale = |r: Result<(), StoreError>| {
+        assert!(
+            matches!(
+                r,
+                Err(StoreError::Stale {
+                    expected: 0,
+                    found: 1,
+                    ..
+                })
+            ),
+            "{r:?}"
+        )
+    };
+    stale(store.push_move(&id, 0, 2, &mv("h1g3"), &ends(None)));
+    stale(store.set_standing(&id, 0, &ends(Some(&resigned))));
+    stale(store.truncate(&id, 0, 0, &ends(None)));
+    let back = store.load(&id).unwrap().unwrap();
+    assert_eq!((back.moves.len(), back.result, back.version), (2, None, 1));
 }
 
 fn duplicates(store: &dyn Store) {
@@ -168,7 +237,9 @@ fn listing(store: &dyn Store) {
         std::thread::sleep(std::time::Duration::from_millis(3));
     }
     // A change moves a game to the top.
-    store.push_move(&ids[0], 2, &mv("h1g3"), None).unwrap();
+    store
+        .push_move(&ids[0], 0, 2, &mv("h1g3"), &ends(None))
+        .unwrap();
     let listed = store.list(500, 0).unwrap();
     assert_eq!(listed[0].id, ids[0], "the last changed game comes first");
     assert_eq!(listed[0].plies, 3);
@@ -192,11 +263,12 @@ fn racing_writers(store: &dyn Store) {
                 let (barrier, wins, id) = (barrier.clone(), &wins, &id);
                 s.spawn(move || {
                     barrier.wait();
-                    match store.push_move(id, ply, &mv(&format!("t{t}")), None) {
+                    let v = ply as i64;
+                    match store.push_move(id, v, ply, &mv(&format!("t{t}")), &ends(None)) {
                         Ok(()) => {
                             wins.fetch_add(1, Ordering::Relaxed);
                         }
-                        Err(StoreError::Conflict { .. }) => {}
+                        Err(StoreError::Conflict { .. } | StoreError::Stale { .. }) => {}
                         // PostgreSQL may also refuse the loser on the primary key.
                         Err(StoreError::Backend(e)) if e.contains("duplicate key") => {}
                         Err(e) => panic!("unexpected error: {e}"),
@@ -222,7 +294,7 @@ fn sqlite_passes_the_store_suite() {
     // Reopened, the file still holds everything.
     let again = SqliteStore::open(path.to_str().unwrap()).unwrap();
     assert!(again.list(500, 0).unwrap().len() >= 8);
-    for ext in ["", "-wal", "-shm"] {
+    for ext in ["", "-wal", "-shm", "-lock"] {
         let _ = std::fs::remove_file(format!("{}{ext}", path.display()));
     }
 }
@@ -267,4 +339,184 @@ fn postgres_connection_errors_are_typed() {
     let text = err.to_string();
     assert!(text.contains("cannot connect"), "{text}");
     assert!(!text.contains("pw@"), "the password is not shown: {text}");
+}
+
+/// The tables of a database made before schema versions were kept (chuhe 0.1.0's), with
+/// one game in it.
+const UNVERSIONED: &str = "
+CREATE TABLE games (
+    id TEXT PRIMARY KEY, game TEXT NOT NULL, start TEXT NOT NULL, opponent TEXT NOT NULL,
+    engine_level BIGINT, engine_side TEXT, creator TEXT NOT NULL, first_token TEXT NOT NULL,
+    second_token TEXT NOT NULL, clock_initial_ms BIGINT, clock_increment_ms BIGINT,
+    status TEXT, winner TEXT, reason TEXT, created_ms BIGINT NOT NULL, updated_ms BIGINT NOT NULL
+);
+CREATE TABLE moves (
+    game_id TEXT NOT NULL REFERENCES games (id), ply BIGINT NOT NULL, uci TEXT NOT NULL,
+    time_ms BIGINT NOT NULL, PRIMARY KEY (game_id, ply)
+);
+INSERT INTO games VALUES ('old', 'xiangqi', 'start', 'friend', NULL, NULL, 'first', 'a', 'b',
+    NULL, NULL, NULL, NULL, NULL, 1, 2);
+INSERT INTO moves VALUES ('old', 0, 'h3e3', 1500);
+";
+
+/// An old database's game after its schema was brought up to date.
+fn check_upgraded(store: &dyn Store) {
+    let old = store.load("old").unwrap().expect("the old game is kept");
+    assert_eq!(
+        (old.moves.len(), old.version, old.record_info),
+        (1, 0, None)
+    );
+    store
+        .push_move("old", 0, 1, &mv("h10g8"), &ends(None))
+        .unwrap();
+    assert_eq!(store.version("old").unwrap(), Some(1));
+}
+
+#[test]
+fn sqlite_schemas_are_upgraded_once_and_newer_ones_refused() {
+    let path = temp_path("schema");
+    let file = path.to_str().unwrap();
+    rusqlite::Connection::open(file)
+        .unwrap()
+        .execute_batch(UNVERSIONED)
+        .unwrap();
+    check_upgraded(&SqliteStore::open(file).unwrap());
+    // Opened again: nothing left to do, nothing done twice.
+    check_upgraded_again(&SqliteStore::open(file).unwrap());
+    let newest: i64 = rusqlite::Connection::open(file)
+        .unwrap()
+        .query_row("SELECT version FROM chuhe_schema", [], |r| r.get(0))
+        .unwrap();
+    rusqlite::Connection::open(file)
+        .unwrap()
+        .execute("UPDATE chuhe_schema SET version = ?1", [newest + 1])
+        .unwrap();
+    let err = SqliteStore::open(file)
+        .err()
+        .expect("a newer schema is refused");
+    assert!(err.to_string().contains("newer than this chuhe"), "{err}");
+    for ext in ["", "-wal", "-shm", "-lock"] {
+        let _ = std::fs::remove_file(format!("{file}{ext}"));
+    }
+}
+
+fn check_upgraded_again(store: &dyn Store) {
+    assert_eq!(store.load("old").unwrap().unwrap().moves.len(), 2);
+}
+
+/// A new, empty PostgreSQL database beside the test one; its URL.
+fn empty_postgres_database(url: &str, tag: &str) -> String {
+    let name = format!("chuhe_{tag}_{}", fresh_id("").to_lowercase());
+    let mut admin = postgres::Client::connect(url, postgres::NoTls).unwrap();
+    admin
+        .batch_execute(&format!("CREATE DATABASE {name}"))
+        .unwrap();
+    let (base, _) = url.rsplit_once('/').unwrap();
+    format!("{base}/{name}")
+}
+
+fn drop_postgres_database(url: &str, empty: &str) {
+    let name = empty.rsplit_once('/').unwrap().1;
+    let mut admin = postgres::Client::connect(url, postgres::NoTls).unwrap();
+    admin
+        .batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+        .unwrap();
+}
+
+/// The PostgreSQL URL of the test cluster, or `None` (and a note) outside scripts/with-postgres.
+fn postgres_url() -> Option<String> {
+    let url = std::env::var("CHUHE_TEST_POSTGRES").ok();
+    if url.is_none() {
+        assert!(
+            std::env::var("CI").is_err(),
+            "CI must run the PostgreSQL tests: run the tests under scripts/with-postgres"
+        );
+        eprintln!("CHUHE_TEST_POSTGRES is not set: run under scripts/with-postgres");
+    }
+    url
+}
+
+#[test]
+fn postgres_servers_starting_together_set_up_one_schema() {
+    let Some(url) = postgres_url() else { return };
+    for round in 0..10 {
+        let empty = empty_postgres_database(&url, "together");
+        let barrier = Barrier::new(3);
+        let opened: Vec<Result<PostgresStore, StoreError>> = std::thread::scope(|s| {
+            let starts: Vec<_> = (0..3)
+                .map(|_| {
+                    s.spawn(|| {
+                        barrier.wait();
+                        PostgresStore::connect(&empty)
+                    })
+                })
+                .collect();
+            starts.into_iter().map(|t| t.join().unwrap()).collect()
+        });
+        for store in &opened {
+            assert!(store.is_ok(), "round {round}: {:?}", store.as_ref().err());
+        }
+        let mut client = postgres::Client::connect(&empty, postgres::NoTls).unwrap();
+        let rows = client
+            .query("SELECT version FROM chuhe_schema", &[])
+            .unwrap();
+        assert_eq!(rows.len(), 1, "round {round}: one schema version row");
+        let tables: i64 = client
+            .query_one(
+                "SELECT COUNT(*) FROM pg_tables WHERE schemaname = 'public'",
+                &[],
+            )
+            .unwrap()
+            .get(0);
+        assert_eq!(tables, 3, "round {round}: games, moves, chuhe_schema");
+        // Every server works on it.
+        let id = fresh_id("tg");
+        opened[0].as_ref().unwrap().create(&game(&id, &[])).unwrap();
+        for store in &opened {
+            assert!(store.as_ref().unwrap().load(&id).unwrap().is_some());
+        }
+        drop(opened);
+        drop(client);
+        drop_postgres_database(&url, &empty);
+    }
+}
+
+#[test]
+fn postgres_schemas_are_upgraded_and_problems_named() {
+    let Some(url) = postgres_url() else { return };
+    // A database of chuhe 0.1.0 is brought up to date, its games kept.
+    let empty = empty_postgres_database(&url, "upgrade");
+    postgres::Client::connect(&empty, postgres::NoTls)
+        .unwrap()
+        .batch_execute(UNVERSIONED)
+        .unwrap();
+    check_upgraded(&PostgresStore::connect(&empty).unwrap());
+    check_upgraded_again(&PostgresStore::connect(&empty).unwrap());
+    // A schema from a newer chuhe is refused.
+    postgres::Client::connect(&empty, postgres::NoTls)
+        .unwrap()
+        .batch_execute("UPDATE chuhe_schema SET version = version + 1")
+        .unwrap();
+    let err = PostgresStore::connect(&empty)
+        .err()
+        .expect("a newer schema");
+    assert!(err.to_string().contains("newer than this chuhe"), "{err}");
+    drop_postgres_database(&url, &empty);
+    // A missing database, a refused login, nothing listening: each said in words.
+    let (base, _) = url.rsplit_once('/').unwrap();
+    let err = PostgresStore::connect(&format!("{base}/no_such_database")).err();
+    let text = err.expect("no such database").to_string();
+    assert!(
+        text.contains("does not exist") && text.contains("createdb"),
+        "{text}"
+    );
+    let (scheme, rest) = url.split_once("://").unwrap();
+    let host = rest.split_once('@').map_or(rest, |(_, h)| h);
+    let err = PostgresStore::connect(&format!("{scheme}://no_such_role@{host}")).err();
+    let text = err.expect("no such role").to_string();
+    assert!(text.contains("refused the login"), "{text}");
+    assert!(!text.contains("db error"), "{text}");
+    let err = PostgresStore::connect("postgres://chuhe@127.0.0.1:1/none").err();
+    let text = err.expect("nothing listens on port 1").to_string();
+    assert!(text.contains("cannot be reached"), "{text}");
 }

@@ -85,6 +85,13 @@ pub struct StoredGame {
     pub updated_ms: i64,
     /// The moves, in order.
     pub moves: Vec<StoredMove>,
+    /// Counts the changes stored (see [`Store`]).
+    pub version: i64,
+    /// The side whose draw offer stands.
+    pub draw_offer: Option<Side>,
+    /// What an imported record said besides its moves: its players and metadata, as PCN's
+    /// JSON (`{"sides": {…}, "meta": {…}}`), given back when the game is exported.
+    pub record_info: Option<String>,
 }
 
 /// A line of the archive.
@@ -125,39 +132,101 @@ pub enum StoreError {
         /// The ply (from 0) that was to be written.
         ply: usize,
     },
+    /// The game changed since the copy the change was made on.
+    #[error("game '{id}' is at version {found}, not {expected}")]
+    Stale {
+        /// The game.
+        id: String,
+        /// The version the change was made on.
+        expected: i64,
+        /// The version stored.
+        found: i64,
+    },
+    /// The database cannot be reached now (it is restarting, or away); worth trying again.
+    #[error("database unavailable: {0}")]
+    Unavailable(String),
     /// The database failed or holds something unreadable.
     #[error("database: {0}")]
     Backend(String),
 }
 
+/// What a change leaves besides the moves: the result and the standing draw offer.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Standing {
+    /// The result, once over.
+    pub result: Option<StoredResult>,
+    /// The side whose draw offer stands.
+    pub draw_offer: Option<Side>,
+}
+
 /// Storage for games, synchronous: the server calls it from blocking threads.
+///
+/// Every change names the version of the game it was made on and is one transaction that
+/// writes only when the stored version is still that one ([`StoreError::Stale`] otherwise),
+/// then counts the version up: of two servers acting on one copy of a game, one wins and the
+/// other learns that its copy is old.
 pub trait Store: Send + Sync {
     /// Which database this is, for people: `sqlite chuhe-games.sqlite3`.
     fn describe(&self) -> String;
     /// Writes a new game, with its moves if it has any.
     fn create(&self, game: &StoredGame) -> Result<(), StoreError>;
-    /// Appends the move with index `ply` (from 0) and, when it ends the game, the result, in
-    /// one transaction; [`StoreError::Conflict`] if the game does not have exactly `ply` moves.
+    /// Appends the move with index `ply` (from 0) and sets the standing it leaves (the result
+    /// when it ends the game); [`StoreError::Conflict`] if the game does not have exactly
+    /// `ply` moves.
     fn push_move(
         &self,
         id: &str,
+        version: i64,
         ply: usize,
         mv: &StoredMove,
-        result: Option<&StoredResult>,
+        standing: &Standing,
     ) -> Result<(), StoreError>;
-    /// Keeps only the first `plies` moves and sets the result (a take-back clears it).
+    /// Keeps only the first `plies` moves and sets the standing (a take-back clears the
+    /// result).
     fn truncate(
         &self,
         id: &str,
+        version: i64,
         plies: usize,
-        result: Option<&StoredResult>,
+        standing: &Standing,
     ) -> Result<(), StoreError>;
-    /// Sets or clears the result (resignation, agreement, time).
-    fn set_result(&self, id: &str, result: Option<&StoredResult>) -> Result<(), StoreError>;
-    /// The game with this id, if any.
+    /// Sets the result (resignation, agreement, time) and the draw offer.
+    fn set_standing(&self, id: &str, version: i64, standing: &Standing) -> Result<(), StoreError>;
+    /// The stored version of the game, if there is such a game.
+    fn version(&self, id: &str) -> Result<Option<i64>, StoreError>;
+    /// The game with this id, if any (its moves and version read together).
     fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError>;
     /// The games, most recently changed first.
     fn list(&self, limit: usize, offset: usize) -> Result<Vec<GameSummary>, StoreError>;
+}
+
+/// Refuses a change made on `expected` when the game is at `found`.
+fn check_version(id: &str, expected: i64, found: i64) -> Result<(), StoreError> {
+    if expected == found {
+        Ok(())
+    } else {
+        Err(StoreError::Stale {
+            id: id.to_string(),
+            expected,
+            found,
+        })
+    }
+}
+
+fn draw_offer_of(text: Option<&str>) -> Result<Option<Side>, StoreError> {
+    text.map(side_of).transpose()
+}
+
+/// Refuses a database whose schema is newer than this program knows (`found` steps applied,
+/// `known` known).
+fn check_schema(found: i64, known: usize, database: &str) -> Result<usize, StoreError> {
+    match usize::try_from(found) {
+        Ok(n) if n <= known => Ok(n),
+        _ => Err(StoreError::Backend(format!(
+            "the schema of {database} is version {found}, newer than this chuhe knows \
+             (version {known}): a newer chuhe has upgraded it; run that one"
+        ))),
+    }
 }
 
 /// Opens the store named on the command line: a `postgres://` or `postgresql://` URL, or
@@ -218,6 +287,12 @@ fn result_of(
         winner: winner.unwrap_or_else(|| "none".into()),
         reason,
     })
+}
+
+/// A stored count of milliseconds; more than a signed 64-bit column holds is refused (a
+/// number that would come back negative or as something else).
+fn millis(ms: u64) -> Result<i64, StoreError> {
+    i64::try_from(ms).map_err(|_| StoreError::Backend(format!("{ms} ms is out of range")))
 }
 
 /// Milliseconds since the Unix epoch.

@@ -3,15 +3,28 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 use postgres::{Client, NoTls, Transaction};
 
 use super::{
-    clock_of, now_ms, opponent_columns, opponent_of, result_of, side_of, GameSummary, Store,
-    StoreError, StoredGame, StoredMove, StoredResult,
+    check_version, clock_of, draw_offer_of, millis, now_ms, opponent_columns, opponent_of,
+    result_of, side_of, GameSummary, Standing, Store, StoreError, StoredGame, StoredMove,
 };
 
-const SCHEMA: &str = "
+/// The schema's steps: step `i` brings a database from version `i` to `i + 1` (a database
+/// made before versions were kept has the tables of step 0 and no version: step 0 keeps them).
+const MIGRATIONS: &[&str] = &[
+    SCHEMA_1,
+    "ALTER TABLE games ADD COLUMN IF NOT EXISTS record_info TEXT;",
+    "ALTER TABLE games ADD COLUMN IF NOT EXISTS version BIGINT NOT NULL DEFAULT 0; \
+     ALTER TABLE games ADD COLUMN IF NOT EXISTS draw_offer TEXT;",
+];
+
+/// The key of the advisory lock under which the schema is changed.
+const SCHEMA_LOCK: i64 = 7165;
+
+const SCHEMA_1: &str = "
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
     game TEXT NOT NULL,
@@ -46,48 +59,130 @@ const CONNECTIONS: usize = 4;
 /// Games in a PostgreSQL database.
 pub struct PostgresStore {
     url: String,
-    clients: Vec<Mutex<Client>>,
+    config: postgres::Config,
+    slots: Vec<Mutex<Slot>>,
     next: AtomicUsize,
+}
+
+/// One connection of the pool: open, or closed until `retry_at` after a failed attempt.
+struct Slot {
+    client: Option<Client>,
+    retry_at: Option<Instant>,
+    backoff: Duration,
+}
+
+/// The first wait before connecting again after a failure; it doubles up to [`MAX_BACKOFF`].
+const MIN_BACKOFF: Duration = Duration::from_millis(100);
+const MAX_BACKOFF: Duration = Duration::from_secs(5);
+
+impl Slot {
+    fn new(client: Option<Client>) -> Slot {
+        Slot {
+            client,
+            retry_at: None,
+            backoff: MIN_BACKOFF,
+        }
+    }
 }
 
 impl PostgresStore {
     /// Connects to `url` (`postgres://user@host:port/db`, or `host=/run/dir` for a socket)
-    /// and creates the tables when missing. Call it outside an async runtime (the server
-    /// opens its store before starting one).
+    /// and brings the schema up to date. Call it outside an async runtime (the server opens
+    /// its store before starting one). A connection that breaks later (the database
+    /// restarted) is opened again on next use, no more often than a back-off allows.
     pub fn connect(url: &str) -> Result<PostgresStore, StoreError> {
         let shown = redact(url);
-        let mut clients = Vec::with_capacity(CONNECTIONS);
-        for _ in 0..CONNECTIONS {
-            let client = Client::connect(url, NoTls)
-                .map_err(|e| StoreError::Backend(format!("cannot connect to {shown}: {e}")))?;
-            clients.push(Mutex::new(client));
+        let mut config: postgres::Config = url.parse().map_err(|e: postgres::Error| {
+            StoreError::Backend(format!("{shown} is not a PostgreSQL URL: {}", describe(&e)))
+        })?;
+        if config.get_connect_timeout().is_none() {
+            config.connect_timeout(Duration::from_secs(5));
         }
+        let first = config
+            .connect(NoTls)
+            .map_err(|e| connect_error(&shown, &e))?;
+        let mut slots = vec![Mutex::new(Slot::new(Some(first)))];
+        slots.extend((1..CONNECTIONS).map(|_| Mutex::new(Slot::new(None))));
         let store = PostgresStore {
             url: shown,
-            clients,
+            config,
+            slots,
             next: AtomicUsize::new(0),
         };
-        // Two processes starting at once may race on CREATE; the advisory lock orders them.
-        store
-            .client()
-            .batch_execute(&format!(
-                "SELECT pg_advisory_lock(7165); {SCHEMA} SELECT pg_advisory_unlock(7165);"
-            ))
-            .map_err(|e| StoreError::Backend(format!("cannot set up {}: {e}", store.url)))?;
+        store.run(|client| migrate(client, &store.url))?;
         Ok(store)
     }
 
-    /// A free connection if there is one, else the next in turn.
-    fn client(&self) -> MutexGuard<'_, Client> {
-        for c in &self.clients {
+    /// A free connection slot if there is one, else the next in turn.
+    fn slot(&self) -> MutexGuard<'_, Slot> {
+        for c in &self.slots {
             if let Ok(guard) = c.try_lock() {
                 return guard;
             }
         }
-        let i = self.next.fetch_add(1, Ordering::Relaxed) % self.clients.len();
-        self.clients[i]
+        let i = self.next.fetch_add(1, Ordering::Relaxed) % self.slots.len();
+        self.slots[i]
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The slot's connection, opened when it is not (or refused while the back-off runs).
+    fn open<'a>(&self, slot: &'a mut Slot) -> Result<&'a mut Client, StoreError> {
+        if slot.client.as_ref().is_some_and(Client::is_closed) {
+            slot.client = None;
+        }
+        if slot.client.is_none() {
+            if slot.retry_at.is_some_and(|at| Instant::now() < at) {
+                return Err(StoreError::Unavailable(format!(
+                    "{} cannot be reached; trying again shortly",
+                    self.url
+                )));
+            }
+            match self.config.connect(NoTls) {
+                Ok(client) => {
+                    slot.retry_at = None;
+                    slot.backoff = MIN_BACKOFF;
+                    slot.client = Some(client);
+                }
+                Err(e) => {
+                    slot.retry_at = Some(Instant::now() + slot.backoff);
+                    slot.backoff = (slot.backoff * 2).min(MAX_BACKOFF);
+                    return Err(StoreError::Unavailable(
+                        connect_error(&self.url, &e).to_string(),
+                    ));
+                }
+            }
+        }
+        slot.client
+            .as_mut()
+            .ok_or_else(|| StoreError::Unavailable(format!("{} cannot be reached", self.url)))
+    }
+
+    /// Runs `work` on a connection. When the connection turns out to be broken (the
+    /// database restarted), it is opened again and `work` runs once more: every change is
+    /// checked against the game's version, so a change that did reach the database before the
+    /// break is refused the second time rather than made twice.
+    fn run<T>(&self, work: impl Fn(&mut Client) -> Result<T, StoreError>) -> Result<T, StoreError> {
+        let mut slot = self.slot();
+        let mut tries = 0;
+        loop {
+            tries += 1;
+            let client = self.open(&mut slot)?;
+            let out = work(client);
+            let broken = client.is_closed();
+            match out {
+                Err(e) if broken || matches!(e, StoreError::Unavailable(_)) => {
+                    slot.client = None;
+                    if tries >= 2 {
+                        return Err(StoreError::Unavailable(format!(
+                            "the connection to {} broke: {e}",
+                            self.url
+                        )));
+                    }
+                }
+                out => return out,
+            }
+        }
     }
 }
 
@@ -111,17 +206,104 @@ fn redact(url: &str) -> String {
 }
 
 fn backend(e: postgres::Error) -> StoreError {
-    StoreError::Backend(e.to_string())
+    if connection_lost(&e) {
+        StoreError::Unavailable(describe(&e))
+    } else {
+        StoreError::Backend(describe(&e))
+    }
 }
 
-/// Locks the game's row for the transaction; its move count.
-fn lock_game(tx: &mut Transaction<'_>, id: &str) -> Result<usize, StoreError> {
-    let found = tx
-        .query_opt("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", &[&id])
-        .map_err(backend)?;
-    if found.is_none() {
-        return Err(StoreError::NotFound(id.to_string()));
+/// Whether the error says the connection is gone (closed, or the server shutting down or
+/// starting up) rather than that the request was wrong.
+fn connection_lost(e: &postgres::Error) -> bool {
+    e.is_closed()
+        || e.code().is_some_and(|c| {
+            let class = &c.code()[..2];
+            class == "08" || class == "57"
+        })
+        || (e.as_db_error().is_none()
+            && std::error::Error::source(e).is_some_and(|s| s.is::<std::io::Error>()))
+}
+
+/// The server's own words for an error it sent (the driver's text is only `db error`), or
+/// the driver's with its cause.
+fn describe(e: &postgres::Error) -> String {
+    if let Some(db) = e.as_db_error() {
+        return format!("{} ({})", db.message(), db.code().code());
     }
+    match std::error::Error::source(e) {
+        Some(cause) if !e.to_string().contains(&cause.to_string()) => format!("{e}: {cause}"),
+        _ => e.to_string(),
+    }
+}
+
+/// Why connecting failed, in words that name the problem.
+fn connect_error(shown: &str, e: &postgres::Error) -> StoreError {
+    use postgres::error::SqlState;
+    let why = describe(e);
+    let message = match e.code() {
+        Some(c) if *c == SqlState::INVALID_CATALOG_NAME => {
+            format!("the database of {shown} does not exist ({why}); create it with createdb")
+        }
+        Some(c)
+            if *c == SqlState::INVALID_PASSWORD
+                || *c == SqlState::INVALID_AUTHORIZATION_SPECIFICATION =>
+        {
+            format!("the PostgreSQL server refused the login of {shown}: {why}")
+        }
+        Some(_) => format!("cannot connect to {shown}: {why}"),
+        None => format!("cannot connect to {shown}: the server cannot be reached ({why})"),
+    };
+    StoreError::Backend(message)
+}
+
+/// Brings the schema up to date: one transaction under an advisory lock, so that servers
+/// starting together change it once, one after the other; refuses a schema newer than this
+/// program.
+fn migrate(client: &mut Client, shown: &str) -> Result<(), StoreError> {
+    let failed = |e: postgres::Error| {
+        StoreError::Backend(format!(
+            "cannot set up the tables of {shown}: {}",
+            describe(&e)
+        ))
+    };
+    let mut tx = client.transaction().map_err(failed)?;
+    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&SCHEMA_LOCK])
+        .map_err(failed)?;
+    tx.batch_execute("CREATE TABLE IF NOT EXISTS chuhe_schema (version BIGINT NOT NULL);")
+        .map_err(failed)?;
+    let found: Option<i64> = tx
+        .query_one("SELECT MAX(version) FROM chuhe_schema", &[])
+        .map_err(failed)?
+        .get(0);
+    let from = super::check_schema(found.unwrap_or(0), MIGRATIONS.len(), shown)?;
+    if from == MIGRATIONS.len() {
+        return Ok(());
+    }
+    for step in &MIGRATIONS[from..] {
+        tx.batch_execute(step).map_err(failed)?;
+    }
+    tx.execute("DELETE FROM chuhe_schema", &[])
+        .map_err(failed)?;
+    tx.execute(
+        "INSERT INTO chuhe_schema (version) VALUES ($1)",
+        &[&(MIGRATIONS.len() as i64)],
+    )
+    .map_err(failed)?;
+    tx.commit().map_err(failed)
+}
+
+/// Starts a change of the game made on `version`: locks the game's row for the transaction;
+/// [`StoreError::NotFound`] without the game, [`StoreError::Stale`] when it is at another
+/// version; its move count.
+fn begin_change(tx: &mut Transaction<'_>, id: &str, version: i64) -> Result<usize, StoreError> {
+    let found = tx
+        .query_opt("SELECT version FROM games WHERE id = $1 FOR UPDATE", &[&id])
+        .map_err(backend)?;
+    let Some(found) = found else {
+        return Err(StoreError::NotFound(id.to_string()));
+    };
+    check_version(id, version, found.get(0))?;
     let n: i64 = tx
         .query_one("SELECT COUNT(*) FROM moves WHERE game_id = $1", &[&id])
         .map_err(backend)?
@@ -129,18 +311,22 @@ fn lock_game(tx: &mut Transaction<'_>, id: &str) -> Result<usize, StoreError> {
     Ok(n as usize)
 }
 
-fn write_result(
+/// Writes the standing and counts the version up.
+fn finish_change(
     tx: &mut Transaction<'_>,
     id: &str,
-    result: Option<&StoredResult>,
+    standing: &Standing,
 ) -> Result<(), StoreError> {
+    let result = standing.result.as_ref();
     tx.execute(
-        "UPDATE games SET status = $2, winner = $3, reason = $4, updated_ms = $5 WHERE id = $1",
+        "UPDATE games SET status = $2, winner = $3, reason = $4, draw_offer = $5, \
+         version = version + 1, updated_ms = $6 WHERE id = $1",
         &[
             &id,
             &result.map(|r| r.status.as_str()),
             &result.map(|r| r.winner.as_str()),
             &result.and_then(|r| r.reason.as_deref()),
+            &standing.draw_offer.map(|s| s.as_str()),
             &now_ms(),
         ],
     )
@@ -154,14 +340,15 @@ impl Store for PostgresStore {
     }
 
     fn create(&self, game: &StoredGame) -> Result<(), StoreError> {
-        let mut client = self.client();
-        let mut tx = client.transaction().map_err(backend)?;
-        let (opponent, level, engine_side) = opponent_columns(game.opponent);
-        let inserted = tx.execute(
+        self.run(|client| {
+            let mut tx = client.transaction().map_err(backend)?;
+            let (opponent, level, engine_side) = opponent_columns(game.opponent);
+            let inserted = tx.execute(
             "INSERT INTO games (id, game, start, opponent, engine_level, engine_side, creator, \
              first_token, second_token, clock_initial_ms, clock_increment_ms, status, winner, \
-             reason, created_ms, updated_ms) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) \
+             reason, created_ms, updated_ms, record_info, version, draw_offer) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, \
+             $18, $19) \
              ON CONFLICT (id) DO NOTHING",
             &[
                 &game.id,
@@ -173,149 +360,179 @@ impl Store for PostgresStore {
                 &game.creator.as_str(),
                 &game.tokens[0],
                 &game.tokens[1],
-                &game.clock.map(|c| c.initial_ms as i64),
-                &game.clock.map(|c| c.increment_ms as i64),
+                &game.clock.map(|c| millis(c.initial_ms)).transpose()?,
+                &game.clock.map(|c| millis(c.increment_ms)).transpose()?,
                 &game.result.as_ref().map(|r| r.status.as_str()),
                 &game.result.as_ref().map(|r| r.winner.as_str()),
                 &game.result.as_ref().and_then(|r| r.reason.as_deref()),
                 &game.created_ms,
                 &game.updated_ms,
+                &game.record_info,
+                &game.version,
+                &game.draw_offer.map(|s| s.as_str()),
             ],
         );
-        if inserted.map_err(backend)? == 0 {
-            return Err(StoreError::Duplicate(game.id.clone()));
-        }
-        for (ply, mv) in game.moves.iter().enumerate() {
-            tx.execute(
-                "INSERT INTO moves (game_id, ply, uci, time_ms) VALUES ($1, $2, $3, $4)",
-                &[&game.id, &(ply as i64), &mv.uci, &(mv.time_ms as i64)],
-            )
-            .map_err(backend)?;
-        }
-        tx.commit().map_err(backend)
+            if inserted.map_err(backend)? == 0 {
+                return Err(StoreError::Duplicate(game.id.clone()));
+            }
+            for (ply, mv) in game.moves.iter().enumerate() {
+                tx.execute(
+                    "INSERT INTO moves (game_id, ply, uci, time_ms) VALUES ($1, $2, $3, $4)",
+                    &[&game.id, &(ply as i64), &mv.uci, &millis(mv.time_ms)?],
+                )
+                .map_err(backend)?;
+            }
+            tx.commit().map_err(backend)
+        })
     }
 
     fn push_move(
         &self,
         id: &str,
+        version: i64,
         ply: usize,
         mv: &StoredMove,
-        result: Option<&StoredResult>,
+        standing: &Standing,
     ) -> Result<(), StoreError> {
-        let mut client = self.client();
-        let mut tx = client.transaction().map_err(backend)?;
-        let plies = lock_game(&mut tx, id)?;
-        if plies != ply {
-            return Err(StoreError::Conflict {
-                id: id.to_string(),
-                plies,
-                ply,
-            });
-        }
-        tx.execute(
-            "INSERT INTO moves (game_id, ply, uci, time_ms) VALUES ($1, $2, $3, $4)",
-            &[&id, &(ply as i64), &mv.uci, &(mv.time_ms as i64)],
-        )
-        .map_err(backend)?;
-        write_result(&mut tx, id, result)?;
-        tx.commit().map_err(backend)
+        self.run(|client| {
+            let mut tx = client.transaction().map_err(backend)?;
+            let plies = begin_change(&mut tx, id, version)?;
+            if plies != ply {
+                return Err(StoreError::Conflict {
+                    id: id.to_string(),
+                    plies,
+                    ply,
+                });
+            }
+            tx.execute(
+                "INSERT INTO moves (game_id, ply, uci, time_ms) VALUES ($1, $2, $3, $4)",
+                &[&id, &(ply as i64), &mv.uci, &millis(mv.time_ms)?],
+            )
+            .map_err(backend)?;
+            finish_change(&mut tx, id, standing)?;
+            tx.commit().map_err(backend)
+        })
     }
 
     fn truncate(
         &self,
         id: &str,
+        version: i64,
         plies: usize,
-        result: Option<&StoredResult>,
+        standing: &Standing,
     ) -> Result<(), StoreError> {
-        let mut client = self.client();
-        let mut tx = client.transaction().map_err(backend)?;
-        lock_game(&mut tx, id)?;
-        tx.execute(
-            "DELETE FROM moves WHERE game_id = $1 AND ply >= $2",
-            &[&id, &(plies as i64)],
-        )
-        .map_err(backend)?;
-        write_result(&mut tx, id, result)?;
-        tx.commit().map_err(backend)
+        self.run(|client| {
+            let mut tx = client.transaction().map_err(backend)?;
+            begin_change(&mut tx, id, version)?;
+            tx.execute(
+                "DELETE FROM moves WHERE game_id = $1 AND ply >= $2",
+                &[&id, &(plies as i64)],
+            )
+            .map_err(backend)?;
+            finish_change(&mut tx, id, standing)?;
+            tx.commit().map_err(backend)
+        })
     }
 
-    fn set_result(&self, id: &str, result: Option<&StoredResult>) -> Result<(), StoreError> {
-        let mut client = self.client();
-        let mut tx = client.transaction().map_err(backend)?;
-        lock_game(&mut tx, id)?;
-        write_result(&mut tx, id, result)?;
-        tx.commit().map_err(backend)
+    fn set_standing(&self, id: &str, version: i64, standing: &Standing) -> Result<(), StoreError> {
+        self.run(|client| {
+            let mut tx = client.transaction().map_err(backend)?;
+            begin_change(&mut tx, id, version)?;
+            finish_change(&mut tx, id, standing)?;
+            tx.commit().map_err(backend)
+        })
+    }
+
+    fn version(&self, id: &str) -> Result<Option<i64>, StoreError> {
+        self.run(|client| {
+            Ok(client
+                .query_opt("SELECT version FROM games WHERE id = $1", &[&id])
+                .map_err(backend)?
+                .map(|row| row.get(0)))
+        })
     }
 
     fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
-        let mut client = self.client();
-        let Some(row) = client
+        self.run(|client| {
+            // One snapshot: the game's row and its moves as of one moment.
+            let mut client = client
+                .build_transaction()
+                .isolation_level(postgres::IsolationLevel::RepeatableRead)
+                .read_only(true)
+                .start()
+                .map_err(backend)?;
+            let Some(row) = client
             .query_opt(
                 "SELECT game, start, opponent, engine_level, engine_side, creator, first_token, \
                  second_token, clock_initial_ms, clock_increment_ms, status, winner, reason, \
-                 created_ms, updated_ms FROM games WHERE id = $1",
+                 created_ms, updated_ms, record_info, version, draw_offer FROM games WHERE id = $1",
                 &[&id],
             )
             .map_err(backend)?
         else {
             return Ok(None);
         };
-        let moves = client
-            .query(
-                "SELECT uci, time_ms FROM moves WHERE game_id = $1 ORDER BY ply",
-                &[&id],
-            )
-            .map_err(backend)?
-            .iter()
-            .map(|r| StoredMove {
-                uci: r.get(0),
-                time_ms: r.get::<_, i64>(1).max(0) as u64,
-            })
-            .collect();
-        let opponent: String = row.get(2);
-        let engine_side: Option<String> = row.get(4);
-        let creator: String = row.get(5);
-        Ok(Some(StoredGame {
-            id: id.to_string(),
-            game: row.get(0),
-            start: row.get(1),
-            opponent: opponent_of(&opponent, row.get(3), engine_side.as_deref())?,
-            creator: side_of(&creator)?,
-            tokens: [row.get(6), row.get(7)],
-            clock: clock_of(row.get(8), row.get(9)),
-            result: result_of(row.get(10), row.get(11), row.get(12)),
-            created_ms: row.get(13),
-            updated_ms: row.get(14),
-            moves,
-        }))
+            let moves = client
+                .query(
+                    "SELECT uci, time_ms FROM moves WHERE game_id = $1 ORDER BY ply",
+                    &[&id],
+                )
+                .map_err(backend)?
+                .iter()
+                .map(|r| StoredMove {
+                    uci: r.get(0),
+                    time_ms: r.get::<_, i64>(1).max(0) as u64,
+                })
+                .collect();
+            let opponent: String = row.get(2);
+            let engine_side: Option<String> = row.get(4);
+            let creator: String = row.get(5);
+            Ok(Some(StoredGame {
+                id: id.to_string(),
+                game: row.get(0),
+                start: row.get(1),
+                opponent: opponent_of(&opponent, row.get(3), engine_side.as_deref())?,
+                creator: side_of(&creator)?,
+                tokens: [row.get(6), row.get(7)],
+                clock: clock_of(row.get(8), row.get(9)),
+                result: result_of(row.get(10), row.get(11), row.get(12)),
+                created_ms: row.get(13),
+                updated_ms: row.get(14),
+                moves,
+                record_info: row.get(15),
+                version: row.get(16),
+                draw_offer: draw_offer_of(row.get::<_, Option<String>>(17).as_deref())?,
+            }))
+        })
     }
 
     fn list(&self, limit: usize, offset: usize) -> Result<Vec<GameSummary>, StoreError> {
-        let mut client = self.client();
-        let rows = client
-            .query(
-                "SELECT g.id, g.game, g.opponent, g.engine_level, g.engine_side, g.status, \
+        self.run(|client| {
+            let rows = client
+                .query(
+                    "SELECT g.id, g.game, g.opponent, g.engine_level, g.engine_side, g.status, \
                  g.winner, g.reason, g.created_ms, g.updated_ms, \
                  (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) \
                  FROM games g ORDER BY g.updated_ms DESC, g.id LIMIT $1 OFFSET $2",
-                &[&(limit as i64), &(offset as i64)],
-            )
-            .map_err(backend)?;
-        rows.iter()
-            .map(|r| {
-                let opponent: String = r.get(2);
-                let side: Option<String> = r.get(4);
-                Ok(GameSummary {
-                    id: r.get(0),
-                    game: r.get(1),
-                    opponent: opponent_of(&opponent, r.get(3), side.as_deref())?,
-                    result: result_of(r.get(5), r.get(6), r.get(7)),
-                    plies: r.get::<_, i64>(10).max(0) as usize,
-                    created_ms: r.get(8),
-                    updated_ms: r.get(9),
+                    &[&(limit as i64), &(offset as i64)],
+                )
+                .map_err(backend)?;
+            rows.iter()
+                .map(|r| {
+                    let opponent: String = r.get(2);
+                    let side: Option<String> = r.get(4);
+                    Ok(GameSummary {
+                        id: r.get(0),
+                        game: r.get(1),
+                        opponent: opponent_of(&opponent, r.get(3), side.as_deref())?,
+                        result: result_of(r.get(5), r.get(6), r.get(7)),
+                        plies: r.get::<_, i64>(10).max(0) as usize,
+                        created_ms: r.get(8),
+                        updated_ms: r.get(9),
+                    })
                 })
-            })
-            .collect()
+                .collect()
+        })
     }
 }
 

@@ -1,0 +1,473 @@
+//! Two servers on one database behave as one: each change is checked against the version
+//! stored with the game, and a server whose copy is stale reloads it from the database.
+//!
+//! On one SQLite file (opened without its one-process lock, for the test only) and, when
+//! `CHUHE_TEST_POSTGRES` is set (`scripts/with-postgres`), on PostgreSQL; without the
+//! variable the PostgreSQL test fails under CI (`CI=true`) and says so elsewhere.
+
+use std::net::SocketAddr;
+use std::sync::{Arc, Barrier};
+use std::time::{Duration, Instant};
+
+use chuhe_server::{api, store, Hub, HubOptions};
+use serde_json::{json, Value};
+
+/// A server on a loopback port over `store`, in its own runtime.
+struct Server {
+    base: String,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Server {
+    fn start(store: Arc<dyn store::Store>) -> Server {
+        let (addr_tx, addr_rx) = std::sync::mpsc::channel::<SocketAddr>();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let thread = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .unwrap();
+            runtime.block_on(async move {
+                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+                addr_tx.send(listener.local_addr().unwrap()).unwrap();
+                let hub = Hub::new(
+                    store,
+                    HubOptions {
+                        engine_movetime: Duration::from_millis(20),
+                        ..HubOptions::default()
+                    },
+                );
+                tokio::select! {
+                    _ = axum::serve(listener, api::router(hub)) => {}
+                    _ = stopped => {}
+                }
+            });
+            runtime.shutdown_background();
+        });
+        let addr = addr_rx.recv().unwrap();
+        Server {
+            base: format!("http://{addr}"),
+            stop: Some(stop),
+            thread: Some(thread),
+        }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    fn post(&self, path: &str, token: &str, body: Value) -> (u16, Value) {
+        call(
+            ureq::post(&self.url(path)).set("Authorization", &format!("Bearer {token}")),
+            Some(body),
+        )
+    }
+
+    fn state(&self, id: &str) -> Value {
+        let (status, body) = call(ureq::get(&self.url(&format!("/api/games/{id}"))), None);
+        assert_eq!(status, 200, "{body}");
+        body
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+fn call(request: ureq::Request, body: Option<Value>) -> (u16, Value) {
+    let request = request.timeout(Duration::from_secs(20));
+    let response = match body {
+        Some(b) => request.send_json(b),
+        None => request.call(),
+    };
+    let response = match response {
+        Ok(r) | Err(ureq::Error::Status(_, r)) => r,
+        Err(e) => panic!("{e}"),
+    };
+    let status = response.status();
+    (status, response.into_json().unwrap_or(Value::Null))
+}
+
+fn uci_moves(state: &Value) -> Vec<String> {
+    state["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["text"]["uci"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// A game between friends created on `server`: its id and the two players' tokens.
+fn friend_game(server: &Server) -> (String, String, String) {
+    let (status, created) = call(
+        ureq::post(&server.url("/api/games")),
+        Some(json!({"game": "xiangqi", "opponent": "friend"})),
+    );
+    assert_eq!(status, 201, "{created}");
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let red = created["token"].as_str().unwrap().to_string();
+    let black = created["game"]["invite"]
+        .as_str()
+        .unwrap()
+        .split("token=")
+        .nth(1)
+        .unwrap()
+        .to_string();
+    (id, red, black)
+}
+
+fn error_code(body: &Value) -> &str {
+    body["error"]["code"].as_str().unwrap_or("(no error code)")
+}
+
+/// Every scenario, on two servers over stores of one database.
+fn scenarios(s1: &Server, s2: &Server, db: &dyn store::Store) {
+    players_on_different_servers(s1, s2);
+    a_resignation_on_one_server_ends_the_game_on_the_other(s1, s2, db);
+    draw_offers_cross_servers(s1, s2);
+    a_take_back_on_one_server_shows_on_the_other(s1, s2);
+    racing_changes_never_both_win(s1, s2, db);
+}
+
+/// Red moves on S1, Black on S2, and on: each server sees the other's moves.
+fn players_on_different_servers(s1: &Server, s2: &Server) {
+    let (id, red, black) = friend_game(s1);
+    let path = format!("/api/games/{id}/move");
+    for (i, mv) in ["h3e3", "h10g8", "h1g3", "i10h10", "i1h1"]
+        .iter()
+        .enumerate()
+    {
+        let (server, token) = if i % 2 == 0 { (s1, &red) } else { (s2, &black) };
+        let (status, body) = server.post(&path, token, json!({"move": mv, "ply": i}));
+        assert_eq!(status, 200, "move {i} ({mv}): {body}");
+        assert_eq!(body["ply"], i + 1);
+    }
+    let (a, b) = (s1.state(&id), s2.state(&id));
+    assert_eq!(uci_moves(&a), ["h3e3", "h10g8", "h1g3", "i10h10", "i1h1"]);
+    assert_eq!(uci_moves(&a), uci_moves(&b));
+    assert_eq!(
+        (a["turn"].as_str(), b["turn"].as_str()),
+        (Some("second"), Some("second"))
+    );
+}
+
+/// Black resigns on S1; Red's move on S2 is then refused, and the database holds the
+/// resignation and no move after it.
+fn a_resignation_on_one_server_ends_the_game_on_the_other(
+    s1: &Server,
+    s2: &Server,
+    db: &dyn store::Store,
+) {
+    let (id, red, black) = friend_game(s1);
+    let mv = format!("/api/games/{id}/move");
+    assert_eq!(s1.post(&mv, &red, json!({"move": "h3e3"})).0, 200);
+    assert_eq!(s2.post(&mv, &black, json!({"move": "h10g8"})).0, 200);
+    assert_eq!(s2.post(&mv, &red, json!({"move": "h1g3"})).0, 200);
+    // S1 last saw ply 1; Black (to move) resigns there.
+    let (status, body) = s1.post(&format!("/api/games/{id}/resign"), &black, json!({}));
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["result"]["status"], "resignation");
+    assert_eq!(body["ply"], 3);
+    let (status, body) = s2.post(&mv, &red, json!({"move": "i1h1"}));
+    assert_eq!((status, error_code(&body)), (409, "game_over"), "{body}");
+    let stored = db.load(&id).unwrap().unwrap();
+    assert_eq!(stored.moves.len(), 3);
+    assert_eq!(stored.result.unwrap().status, "resignation");
+    assert_eq!(s2.state(&id)["result"]["status"], "resignation");
+}
+
+/// A draw offered on S1 is seen and accepted on S2; S1 then shows the draw.
+fn draw_offers_cross_servers(s1: &Server, s2: &Server) {
+    let (id, red, black) = friend_game(s1);
+    let draw = format!("/api/games/{id}/draw");
+    let (status, body) = s1.post(&draw, &red, json!({"action": "offer"}));
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(s2.state(&id)["draw_offer"], "first");
+    let (status, body) = s2.post(&draw, &black, json!({"action": "accept"}));
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(s1.state(&id)["result"]["status"], "agreement");
+}
+
+/// An engine game: a take-back on S1 is what S2 shows next.
+fn a_take_back_on_one_server_shows_on_the_other(s1: &Server, s2: &Server) {
+    let (status, created) = call(
+        ureq::post(&s1.url("/api/games")),
+        Some(json!({"game": "xiangqi", "level": 0})),
+    );
+    assert_eq!(status, 201, "{created}");
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let red = created["token"].as_str().unwrap().to_string();
+    let mv = format!("/api/games/{id}/move");
+    for (ply, m) in [(0, "h3e3"), (2, "h1g3")] {
+        let (status, body) = s1.post(&mv, &red, json!({"move": m, "ply": ply}));
+        assert_eq!(status, 200, "{body}");
+        let start = Instant::now();
+        while s1.state(&id)["ply"] != ply + 2 {
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "the engine did not answer"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+    assert_eq!(s2.state(&id)["ply"], 4);
+    let (status, body) = s1.post(&format!("/api/games/{id}/takeback"), &red, json!({}));
+    assert_eq!((status, &body["ply"]), (200, &json!(2)), "{body}");
+    let seen = s2.state(&id);
+    assert_eq!(seen["ply"], 2, "{seen}");
+    assert_eq!(uci_moves(&seen), uci_moves(&s1.state(&id)));
+}
+
+/// Red, to move, resigns on S1 while moving on S2, at the same moment, many times: one of
+/// the two wins each time, the other is refused, and the database agrees with the winner.
+fn racing_changes_never_both_win(s1: &Server, s2: &Server, db: &dyn store::Store) {
+    for round in 0..6 {
+        let (id, red, _) = friend_game(s1);
+        // Both servers hold the game.
+        s1.state(&id);
+        s2.state(&id);
+        let barrier = Arc::new(Barrier::new(2));
+        let (resigned, moved) = std::thread::scope(|s| {
+            let b = barrier.clone();
+            let (id, red) = (&id, &red);
+            let resign = s.spawn(move || {
+                b.wait();
+                s1.post(&format!("/api/games/{id}/resign"), red, json!({}))
+            });
+            let b = barrier.clone();
+            let play = s.spawn(move || {
+                b.wait();
+                s2.post(
+                    &format!("/api/games/{id}/move"),
+                    red,
+                    json!({"move": "h3e3"}),
+                )
+            });
+            (resign.join().unwrap(), play.join().unwrap())
+        });
+        let stored = db.load(&id).unwrap().unwrap();
+        match (resigned.0, moved.0) {
+            (200, 409) => {
+                assert!(stored.moves.is_empty(), "round {round}");
+                assert_eq!(stored.result.unwrap().status, "resignation");
+            }
+            (409, 200) => {
+                assert_eq!(stored.moves.len(), 1, "round {round}");
+                assert!(stored.result.is_none());
+            }
+            other => panic!("round {round}: both or neither won: {other:?} {resigned:?} {moved:?}"),
+        }
+        assert_eq!(s1.state(&id)["ply"], s2.state(&id)["ply"]);
+        assert_eq!(s1.state(&id)["result"], s2.state(&id)["result"]);
+    }
+}
+
+#[test]
+fn two_servers_on_one_sqlite_file_act_as_one() {
+    let path = std::env::temp_dir().join(format!("chuhe-cluster-{}.sqlite3", std::process::id()));
+    let db = path.display().to_string();
+    let stores: Vec<Arc<dyn store::Store>> = (0..3)
+        .map(|_| Arc::new(store::SqliteStore::open_shared(&db).unwrap()) as Arc<dyn store::Store>)
+        .collect();
+    {
+        let s1 = Server::start(stores[0].clone());
+        let s2 = Server::start(stores[1].clone());
+        scenarios(&s1, &s2, stores[2].as_ref());
+    }
+    drop(stores);
+    for ext in ["", "-wal", "-shm", "-lock"] {
+        let _ = std::fs::remove_file(format!("{db}{ext}"));
+    }
+}
+
+#[test]
+fn two_servers_on_one_postgresql_database_act_as_one() {
+    let Ok(url) = std::env::var("CHUHE_TEST_POSTGRES") else {
+        assert!(
+            std::env::var("CI").is_err(),
+            "CHUHE_TEST_POSTGRES is not set under CI: run through scripts/with-postgres"
+        );
+        eprintln!(
+            "CHUHE_TEST_POSTGRES is not set: run through scripts/with-postgres to test PostgreSQL"
+        );
+        return;
+    };
+    let stores: Vec<Arc<dyn store::Store>> = (0..3)
+        .map(|_| Arc::new(store::PostgresStore::connect(&url).unwrap()) as Arc<dyn store::Store>)
+        .collect();
+    let s1 = Server::start(stores[0].clone());
+    let s2 = Server::start(stores[1].clone());
+    scenarios(&s1, &s2, stores[2].as_ref());
+}
+
+/// A TCP relay in front of PostgreSQL that the test can take down (refusing connections and
+/// cutting those open, as a database restart does) and bring back on the same port.
+struct Relay {
+    port: u16,
+    target: String,
+    stop: Arc<std::sync::atomic::AtomicBool>,
+    open: Arc<std::sync::Mutex<Vec<std::net::TcpStream>>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Relay {
+    fn start(port: u16, target: &str) -> Relay {
+        let listener = std::net::TcpListener::bind(("127.0.0.1", port)).unwrap();
+        listener.set_nonblocking(true).unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let open = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let (stop2, open2, target2) = (stop.clone(), open.clone(), target.to_string());
+        let thread = std::thread::spawn(move || {
+            while !stop2.load(std::sync::atomic::Ordering::Relaxed) {
+                let Ok((client, _)) = listener.accept() else {
+                    std::thread::sleep(Duration::from_millis(5));
+                    continue;
+                };
+                client.set_nonblocking(false).unwrap();
+                let Ok(server) = std::net::TcpStream::connect(&target2) else {
+                    continue;
+                };
+                let mut open = open2.lock().unwrap();
+                open.push(client.try_clone().unwrap());
+                open.push(server.try_clone().unwrap());
+                for (mut from, mut to) in [
+                    (client.try_clone().unwrap(), server.try_clone().unwrap()),
+                    (server, client),
+                ] {
+                    std::thread::spawn(move || {
+                        let _ = std::io::copy(&mut from, &mut to);
+                        let _ = to.shutdown(std::net::Shutdown::Both);
+                    });
+                }
+            }
+        });
+        Relay {
+            port,
+            target: target.to_string(),
+            stop,
+            open,
+            thread: Some(thread),
+        }
+    }
+
+    /// Refuses new connections and cuts the open ones.
+    fn take_down(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            t.join().unwrap();
+        }
+        for s in self.open.lock().unwrap().drain(..) {
+            let _ = s.shutdown(std::net::Shutdown::Both);
+        }
+    }
+
+    fn bring_back(&mut self) {
+        *self = Relay::start(self.port, &self.target);
+    }
+}
+
+impl Drop for Relay {
+    fn drop(&mut self) {
+        self.take_down();
+    }
+}
+
+fn get_raw(url: &str) -> (u16, Option<String>, Value) {
+    let response = match ureq::get(url).timeout(Duration::from_secs(20)).call() {
+        Ok(r) | Err(ureq::Error::Status(_, r)) => r,
+        Err(e) => panic!("{e}"),
+    };
+    let retry = response.header("Retry-After").map(String::from);
+    (
+        response.status(),
+        retry,
+        response.into_json().unwrap_or(Value::Null),
+    )
+}
+
+#[test]
+fn a_server_heals_when_postgresql_restarts_or_comes_back() {
+    let Ok(url) = std::env::var("CHUHE_TEST_POSTGRES") else {
+        assert!(
+            std::env::var("CI").is_err(),
+            "CHUHE_TEST_POSTGRES is not set under CI: run through scripts/with-postgres"
+        );
+        eprintln!(
+            "CHUHE_TEST_POSTGRES is not set: run through scripts/with-postgres to test PostgreSQL"
+        );
+        return;
+    };
+    // postgres://USER@HOST:PORT/DB, reached through the relay.
+    let (head, rest) = url.split_once('@').unwrap();
+    let (target, db) = rest.split_once('/').unwrap();
+    let mut relay = Relay::start(0, target);
+    let relayed = format!(
+        "{head}@127.0.0.1:{}/{db}?application_name=chuhe-heal-test",
+        relay.port
+    );
+    let store: Arc<dyn store::Store> = Arc::new(store::PostgresStore::connect(&relayed).unwrap());
+    let server = Server::start(store);
+    let (id, red, black) = friend_game(&server);
+    let mv = format!("/api/games/{id}/move");
+    assert_eq!(server.post(&mv, &red, json!({"move": "h3e3"})).0, 200);
+
+    // Every connection of the server is cut (as a restart of PostgreSQL does): the next
+    // requests open new ones and answer as if nothing happened.
+    let mut admin = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    let cut: i64 = admin
+        .query_one(
+            "SELECT COUNT(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+             WHERE application_name = 'chuhe-heal-test') AS cut",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert!(cut >= 1, "the server's connections were cut");
+    for _ in 0..6 {
+        let (status, _, body) = get_raw(&server.url(&format!("/api/games/{id}")));
+        assert_eq!(status, 200, "{body}");
+    }
+    assert_eq!(server.post(&mv, &black, json!({"move": "h10g8"})).0, 200);
+
+    // The database is away: 503 with Retry-After, nothing changed.
+    relay.take_down();
+    let (status, retry, body) = get_raw(&server.url(&format!("/api/games/{id}")));
+    assert_eq!((status, retry.as_deref()), (503, Some("1")), "{body}");
+    assert_eq!(error_code(&body), "database_unavailable");
+    let (status, body) = server.post(&mv, &red, json!({"move": "h1g3"}));
+    assert_eq!(
+        (status, error_code(&body)),
+        (503, "database_unavailable"),
+        "{body}"
+    );
+
+    // It is back: the server heals within the back-off, without a restart of its own.
+    relay.bring_back();
+    let start = Instant::now();
+    loop {
+        let (status, _, body) = get_raw(&server.url(&format!("/api/games/{id}")));
+        if status == 200 {
+            assert_eq!(uci_moves(&body), ["h3e3", "h10g8"]);
+            break;
+        }
+        assert_eq!(status, 503, "{body}");
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "did not heal: {body}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let (status, body) = server.post(&mv, &red, json!({"move": "h1g3"}));
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["ply"], 3);
+}
