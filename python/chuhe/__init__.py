@@ -53,10 +53,11 @@ class Analysis:
 
 
 class Engine:
-    """chuhe's engine. ``Engine(hash_mb=16, threads=1)``; searches release the GIL."""
+    """chuhe's engine. ``Engine(hash_mb=16, threads=1, level=20)`` (``level`` 0 is the
+    weakest, 20 full strength); searches release the GIL."""
 
-    def __init__(self, hash_mb: int = 16, threads: int = 1) -> None:
-        self._native = _NativeEngine(hash_mb, threads)
+    def __init__(self, hash_mb: int = 16, threads: int = 1, level: int = 20) -> None:
+        self._native = _NativeEngine(hash_mb, threads, level)
 
     def analyse(
         self,
@@ -103,9 +104,26 @@ def _register() -> None:
         ("chuhe/XiangqiCapture-v0", "xiangqi-capture"),
     ):
         if env_id not in gymnasium.registry:
-            gymnasium.register(id=env_id, entry_point="chuhe.envs:ChuheEnv", kwargs={"game": game})
+            gymnasium.register(
+                id=env_id,
+                entry_point="chuhe.envs:ChuheEnv",
+                vector_entry_point="chuhe.vector:make_vector",
+                kwargs={"game": game},
+            )
     if "chuhe/GymXiangqi-v0" not in gymnasium.registry:
         gymnasium.register(id="chuhe/GymXiangqi-v0", entry_point="chuhe.gym_xiangqi:GymXiangqiEnv")
 
 
 _register()
+
+_SUBMODULES = ("envs", "vector", "gym_xiangqi", "pettingzoo")
+
+
+def __getattr__(name: str):
+    """The submodules (``chuhe.envs``, ``chuhe.vector``, ``chuhe.gym_xiangqi``,
+    ``chuhe.pettingzoo``) as attributes, imported on first use."""
+    if name in _SUBMODULES:
+        import importlib
+
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

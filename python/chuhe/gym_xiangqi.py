@@ -27,6 +27,7 @@ and is answered with a penalty (``illegal_reward``, default -1) and
 
 from __future__ import annotations
 
+import copy
 import random
 from typing import Any
 
@@ -34,7 +35,8 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from ._chuhe import Engine, Game, Move
+from . import Engine, _checks
+from ._chuhe import Game, Move
 
 __all__ = ["GymXiangqiEnv", "move_to_action", "action_to_move", "INITIAL_BOARD"]
 
@@ -90,6 +92,19 @@ def action_to_move(action: int) -> tuple[int, list[int], list[int]]:
     return pid + 1, list(divmod(start, COLS)), list(divmod(end, COLS))
 
 
+def _action(action: Any) -> int:
+    """An action of ``Discrete(129600)``; anything else raises, naming it."""
+    if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+        if not (isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu"):
+            raise TypeError(
+                f"action {action!r} is not an integer of the action space Discrete({N_ACTIONS})"
+            )
+    a = int(action)
+    if not 0 <= a < N_ACTIONS:
+        raise ValueError(f"action {a} is outside the action space Discrete({N_ACTIONS})")
+    return a
+
+
 class GymXiangqiEnv(gym.Env):
     """Standard Xiangqi with gym-xiangqi's observation and action encodings.
 
@@ -108,17 +123,23 @@ class GymXiangqiEnv(gym.Env):
         position: str | None = None,
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
+        engine_level: int = 20,
     ) -> None:
         colors = {"red": "first", 0: "first", "black": "second", 1: "second"}
-        if agent_color not in colors:
-            raise ValueError(f"agent_color {agent_color!r} is not 'red' (0) or 'black' (1)")
-        if opponent not in (None, "random", "engine"):
-            raise ValueError(f"opponent {opponent!r} is not None, 'random' or 'engine'")
+        if isinstance(agent_color, bool) or agent_color not in colors:
+            raise ValueError(f"agent_color={agent_color!r} is not 'red' (0) or 'black' (1)")
+        _checks.choice("opponent", opponent, _checks.OPPONENTS)
+        _checks.integer("engine_nodes", engine_nodes, 1)
+        _checks.integer("engine_level", engine_level, 0, 20)
+        _checks.text("position", position)
+        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float)):
+            raise TypeError(f"illegal_reward={illegal_reward!r} is not a number")
         if render_mode not in (None, "ansi"):
-            raise ValueError(f"unknown render_mode {render_mode!r} (ansi)")
+            raise ValueError(f"render_mode={render_mode!r} is not one of None, 'ansi'")
         self.agent = colors[agent_color]
         self.opponent = opponent
         self.engine_nodes = engine_nodes
+        self.engine_level = engine_level
         self.position = position
         self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
@@ -206,10 +227,11 @@ class GymXiangqiEnv(gym.Env):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
+        position = _checks.reset_options(options)
         super().reset(seed=seed)
         if seed is not None:
             self._rng.seed(seed)
-        self._game = Game("xiangqi", self.position)
+        self._game = Game("xiangqi", position if position is not None else self.position)
         self._assign_ids()
         if self.opponent is not None and self._game.turn != self.agent:
             self._opponent_move()
@@ -223,7 +245,7 @@ class GymXiangqiEnv(gym.Env):
             m = self._rng.choice(self._game.legal_moves)
         else:
             if self._engine is None:
-                self._engine = Engine()
+                self._engine = Engine(level=self.engine_level)
             m = self._engine.play(self._game, nodes=self.engine_nodes)
         self._apply(m)
 
@@ -234,7 +256,7 @@ class GymXiangqiEnv(gym.Env):
         return 1.0 if winner == side else -1.0
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        action = int(action)
+        action = _action(action)
         if self._game.is_over():
             raise RuntimeError("the game is over: call reset()")
         mover = self._game.turn
@@ -263,7 +285,7 @@ class GymXiangqiEnv(gym.Env):
 
     def decode_action(self, action: int) -> Move | None:
         """The legal move an action stands for, or ``None``."""
-        return self._legal.get(int(action))
+        return self._legal.get(_action(action))
 
     def encode_move(self, move: Move | str) -> int:
         """The action of a legal move (a ``Move`` or its text in any notation)."""
@@ -275,6 +297,32 @@ class GymXiangqiEnv(gym.Env):
     def game(self) -> Game:
         """A copy of the game so far."""
         return self._game.copy()
+
+    # ---- state ---------------------------------------------------------------------------
+    def get_state(self) -> tuple:
+        """The episode so far (picklable), for :meth:`set_state`."""
+        return (self._game.copy(), self.state.copy(), self._rng.getstate())
+
+    def set_state(self, state: tuple) -> tuple[np.ndarray, dict[str, Any]]:
+        """Restores an episode saved by :meth:`get_state`; returns its observation and
+        ``{"action_mask": …}``."""
+        game, board, rng = state
+        if not isinstance(game, Game) or game.game != "xiangqi":
+            raise ValueError(f"{state!r} is not a state of GymXiangqiEnv")
+        self._game = game.copy()
+        self.state = np.array(board, np.int64)
+        self._rng.setstate(rng)
+        self._refresh()
+        return self.state.copy(), {"action_mask": self._mask.copy()}
+
+    def clone(self) -> GymXiangqiEnv:
+        """An independent copy at the same point of the episode."""
+        return copy.deepcopy(self)
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state["_engine"] = None  # made again when needed (an empty hash table)
+        return state
 
     def render(self) -> str | None:
         if self.render_mode == "ansi":

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use chuhe::{GameOptions, MoveNotation};
-use chuhe_engine::{BestMove, Engine as Searcher, Limits, Score};
+use chuhe_engine::{BestMove, Engine as Searcher, Limits, Score, SearchEvent};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
@@ -37,12 +37,13 @@ pub fn limits(depth: Option<u32>, nodes: Option<u64>, movetime: Option<f64>) -> 
     })
 }
 
-/// Sets `engine` to `game`'s start position and moves, then searches (the caller releases
-/// the GIL around this).
+/// Sets `engine` to `game`'s start position and moves, then searches, giving each event to
+/// `listener` (the caller releases the GIL around this).
 pub fn search(
     engine: &mut Searcher,
     game: &dyn DynGame,
     limits: Limits,
+    listener: impl FnMut(SearchEvent) + Send + 'static,
 ) -> Result<BestMove, String> {
     let kind = game.kind();
     if engine.game() != kind {
@@ -58,11 +59,13 @@ pub fn search(
     engine
         .set_position_with(&start, options, &moves)
         .map_err(|e| e.to_string())?;
-    engine.search(limits).map_err(|e| e.to_string())
+    engine
+        .search_with(limits, listener)
+        .map_err(|e| e.to_string())
 }
 
-/// chuhe's engine: `Engine(hash_mb=16, threads=1)`. `analyse` and `play` release the GIL
-/// while searching.
+/// chuhe's engine: `Engine(hash_mb=16, threads=1, level=20)` (level 0 is the weakest, 20
+/// full strength). `analyse` and `play` release the GIL while searching.
 #[pyclass(module = "chuhe")]
 pub struct Engine {
     engine: std::sync::Mutex<Searcher>,
@@ -71,9 +74,12 @@ pub struct Engine {
 #[pymethods]
 impl Engine {
     #[new]
-    #[pyo3(signature = (hash_mb = 16, threads = 1))]
-    fn new(hash_mb: usize, threads: usize) -> PyResult<Engine> {
+    #[pyo3(signature = (hash_mb = 16, threads = 1, level = 20))]
+    fn new(hash_mb: usize, threads: usize, level: usize) -> PyResult<Engine> {
         let mut engine = Searcher::new(chuhe::GameKind::Xiongqi);
+        engine
+            .set_level(level)
+            .map_err(|e| PyValueError::new_err(format!("level: {e}")))?;
         engine
             .set_hash(hash_mb)
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
@@ -106,7 +112,7 @@ impl Engine {
         let engine = self.engine.get_mut().unwrap_or_else(|e| e.into_inner());
         let inner: &dyn DynGame = game.inner.as_ref();
         let best = py
-            .allow_threads(|| search(engine, inner, limits))
+            .allow_threads(|| search(engine, inner, limits, |_| {}))
             .map_err(PyRuntimeError::new_err)?;
         let mut replay = game.inner.clone_box();
         let mut pv = Vec::new();

@@ -10,10 +10,12 @@
 //! - Action: `(from × SQUARES + to) × CHOICES + choice`, squares `rank × FILES + file` in the
 //!   same view; `choice` is 0, or for Xiongqi 1–6 for a promotion to E, A, C, R, B, H.
 
+use std::any::Any;
+
 use chuhe::{Game, GameKind, GameMove, GamePosition, GameSquare, GameVisitor, MoveBuffer, Side};
-use chuhe_engine::{Engine, Limits};
+use chuhe_engine::{Engine, Limits, Score, SearchEvent, SearchInfo};
 use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
+use rand::{Rng, RngCore, SeedableRng};
 
 use crate::core::DynGame;
 
@@ -33,14 +35,152 @@ impl Spec {
     }
 }
 
+/// The random source of an environment: a seeded [`SmallRng`] that counts its draws, so
+/// that its state can be written down (the seed and the count) and rebuilt.
+#[derive(Clone, Debug)]
+pub struct ReplayRng {
+    rng: SmallRng,
+    seed: u64,
+    draws: u64,
+}
+
+impl ReplayRng {
+    /// A source seeded with `seed`.
+    pub fn new(seed: u64) -> ReplayRng {
+        ReplayRng {
+            rng: SmallRng::seed_from_u64(seed),
+            seed,
+            draws: 0,
+        }
+    }
+
+    /// The source `seed` after `draws` draws.
+    pub fn replayed(seed: u64, draws: u64) -> ReplayRng {
+        let mut r = ReplayRng::new(seed);
+        for _ in 0..draws {
+            r.next_u64();
+        }
+        r
+    }
+
+    /// `(seed, draws)`: what [`ReplayRng::replayed`] rebuilds it from.
+    pub fn state(&self) -> (u64, u64) {
+        (self.seed, self.draws)
+    }
+
+    /// Reseeds from its own next draw, so that the state to replay stays short.
+    pub fn renew(&mut self) {
+        let seed = self.next_u64();
+        *self = ReplayRng::new(seed);
+    }
+}
+
+impl RngCore for ReplayRng {
+    // Each of SmallRng's `next_u32` and `next_u64` advances its state by one step.
+    fn next_u32(&mut self) -> u32 {
+        self.draws += 1;
+        self.rng.next_u32()
+    }
+    fn next_u64(&mut self) -> u64 {
+        self.draws += 1;
+        self.rng.next_u64()
+    }
+    fn fill_bytes(&mut self, dest: &mut [u8]) {
+        for chunk in dest.chunks_mut(8) {
+            let bytes = self.next_u64().to_le_bytes();
+            chunk.copy_from_slice(&bytes[..chunk.len()]);
+        }
+    }
+    fn try_fill_bytes(&mut self, dest: &mut [u8]) -> Result<(), rand::Error> {
+        self.fill_bytes(dest);
+        Ok(())
+    }
+}
+
+/// How chuhe's engine plays as an opponent.
+#[derive(Clone, Debug)]
+pub struct EngineSettings {
+    /// The search budget of each reply.
+    pub limits: Limits,
+    /// Strength level, 0 (weakest) to 20 (full strength).
+    pub level: u8,
+    /// `Some(t)`: the reply is drawn among the engine's best lines (`lines` of them) with
+    /// probabilities proportional to `exp(score / (100 t))`, scores in centipawns; `None`:
+    /// the engine's best move.
+    pub temperature: Option<f64>,
+    /// The lines scored for a drawn reply (MultiPV).
+    pub lines: usize,
+}
+
+impl EngineSettings {
+    /// An engine set up to play with these settings.
+    pub fn engine(&self, kind: GameKind) -> Result<Engine, String> {
+        let mut engine = Engine::new(kind);
+        engine.set_hash(1).map_err(|e| e.to_string())?;
+        engine
+            .set_level(usize::from(self.level))
+            .map_err(|e| e.to_string())?;
+        if self.temperature.is_some() {
+            engine.set_multipv(self.lines).map_err(|e| e.to_string())?;
+        }
+        Ok(engine)
+    }
+}
+
 /// Who answers the agent's moves.
 pub enum Opponent {
     /// Self-play: every step is one move of the side to move.
     None,
     /// A uniformly random legal move.
     Random,
-    /// chuhe's engine with a node or depth budget.
-    Engine(Box<Engine>, Limits),
+    /// chuhe's engine.
+    Engine(Box<Engine>, EngineSettings),
+}
+
+impl Opponent {
+    /// The same opponent, a fresh engine (an empty hash table) in place of an engine.
+    fn fresh(&self, kind: GameKind) -> Opponent {
+        match self {
+            Opponent::None => Opponent::None,
+            Opponent::Random => Opponent::Random,
+            Opponent::Engine(_, settings) => match settings.engine(kind) {
+                Ok(engine) => Opponent::Engine(Box::new(engine), settings.clone()),
+                // The settings were accepted once; an engine cannot refuse them now.
+                Err(_) => Opponent::Random,
+            },
+        }
+    }
+}
+
+/// The state of an episode, apart from the environment's settings: what `get_state`
+/// returns and pickles hold.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EpisodeData {
+    /// The game.
+    pub kind: GameKind,
+    /// The episode's start position (FEEN) and its half-move clock.
+    pub start: String,
+    pub halfmove: u32,
+    /// The moves played, in coordinate form.
+    pub moves: Vec<String>,
+    /// The agent's side.
+    pub agent: Side,
+    /// Is the episode over?
+    pub ended: bool,
+    /// The random source: seed and draws.
+    pub rng: (u64, u64),
+}
+
+/// An episode in memory, for a quick save and restore.
+pub trait DynEpisode: Send + Sync {
+    /// The game.
+    fn kind(&self) -> GameKind;
+    /// A copy.
+    fn clone_box(&self) -> Box<dyn DynEpisode>;
+    /// Written down.
+    fn data(&self) -> EpisodeData;
+    /// As `Any`, to restore it into an environment of the same game.
+    fn as_any(&self) -> &dyn Any;
 }
 
 /// The result of one step.
@@ -55,8 +195,16 @@ pub struct StepOut {
 /// An environment, object-safe for the Python classes.
 pub trait DynEnv: Send {
     fn spec(&self) -> Spec;
-    /// Starts a new episode; `seed` reseeds the random source.
-    fn reset(&mut self, seed: Option<u64>, obs: &mut [f32], mask: &mut [i8]);
+    /// Starts a new episode, from `start` (a FEEN or FEN) when given, else from the
+    /// environment's start position; `seed` reseeds the random source. On error (a position
+    /// that does not read) nothing changed.
+    fn reset(
+        &mut self,
+        seed: Option<u64>,
+        start: Option<&str>,
+        obs: &mut [f32],
+        mask: &mut [i8],
+    ) -> Result<(), String>;
     /// Plays `action` (and the opponent's reply); writes the next observation and mask.
     fn step(&mut self, action: i64, obs: &mut [f32], mask: &mut [i8]) -> Result<StepOut, String>;
     /// The action of a move (its encoding) in the current position's view.
@@ -77,19 +225,71 @@ pub trait DynEnv: Send {
     fn observe(&self, side: Side, obs: &mut [f32]);
     /// Every piece: square index, side (0 first, 1 second), role index.
     fn pieces(&self) -> Vec<(usize, u8, usize)>;
+    /// Writes the observation and mask of the current position.
+    fn current(&self, obs: &mut [f32], mask: &mut [i8]);
+    /// A copy: the same settings and episode (an engine opponent starts with an empty hash
+    /// table).
+    fn clone_box(&self) -> Box<dyn DynEnv>;
+    /// The episode, to restore later.
+    fn save(&self) -> Box<dyn DynEpisode>;
+    /// Restores a saved episode of the same game.
+    fn restore(&mut self, episode: &dyn DynEpisode) -> Result<(), String>;
+    /// Restores an episode written down; on error the environment is unchanged.
+    fn load(&mut self, data: &EpisodeData) -> Result<(), String>;
+}
+
+/// The state of one episode.
+#[derive(Clone)]
+struct Episode<P: GamePosition> {
+    game: Game<P>,
+    legal: P::Moves,
+    agent: Side,
+    ended: bool,
+    rng: ReplayRng,
+}
+
+impl<P: GamePosition> DynEpisode for Episode<P> {
+    fn kind(&self) -> GameKind {
+        self.game.position().kind()
+    }
+    fn clone_box(&self) -> Box<dyn DynEpisode> {
+        Box::new(self.clone())
+    }
+    fn data(&self) -> EpisodeData {
+        let start = self.game.start_position();
+        let moves = self
+            .game
+            .moves()
+            .iter()
+            .zip(self.game.positions())
+            .map(|(&m, before)| {
+                before
+                    .move_to_text(m, chuhe::MoveNotation::Uci)
+                    .unwrap_or_else(|_| m.to_string())
+            })
+            .collect();
+        EpisodeData {
+            kind: start.kind(),
+            start: start.to_feen(),
+            halfmove: start.halfmove(),
+            moves,
+            agent: self.agent,
+            ended: self.ended,
+            rng: self.rng.state(),
+        }
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
 }
 
 /// The environment of one game.
 pub struct Env<P: GamePosition> {
     start: P,
-    game: Game<P>,
-    legal: P::Moves,
+    ep: Episode<P>,
     opponent: Opponent,
     agent_side: Option<Side>,
-    agent: Side,
     max_plies: Option<usize>,
-    ended: bool,
-    rng: SmallRng,
 }
 
 #[inline]
@@ -103,6 +303,15 @@ fn view<S: GameSquare>(index: usize, side: Side) -> usize {
     }
 }
 
+/// A score as centipawns for a softmax: a forced win or loss far beyond any material score.
+fn softmax_value(score: Score) -> f64 {
+    match score {
+        Score::Cp(v) => f64::from(v),
+        Score::Mate(n) if n > 0 => 100_000.0 - f64::from(n),
+        Score::Mate(n) => -100_000.0 - f64::from(n),
+    }
+}
+
 impl<P: GamePosition> Env<P> {
     pub fn new(
         start: P,
@@ -113,14 +322,16 @@ impl<P: GamePosition> Env<P> {
         let game = Game::from_position(start.clone());
         let mut env = Env {
             start,
-            game,
-            legal: P::Moves::default(),
+            ep: Episode {
+                game,
+                legal: P::Moves::default(),
+                agent: agent_side.unwrap_or(Side::First),
+                ended: false,
+                rng: ReplayRng::new(0),
+            },
             opponent,
             agent_side,
-            agent: agent_side.unwrap_or(Side::First),
             max_plies,
-            ended: false,
-            rng: SmallRng::seed_from_u64(0),
         };
         env.refresh();
         env
@@ -135,12 +346,12 @@ impl<P: GamePosition> Env<P> {
     };
 
     fn refresh(&mut self) {
-        self.legal.clear();
-        self.game.legal_moves_into(&mut self.legal);
+        self.ep.legal.clear();
+        self.ep.game.legal_moves_into(&mut self.ep.legal);
     }
 
     fn encode_move(&self, m: P::Move) -> usize {
-        let side = self.game.position().turn();
+        let side = self.ep.game.position().turn();
         let from = view::<P::Square>(m.from().index(), side);
         let to = view::<P::Square>(m.to().index(), side);
         (from * P::Square::COUNT + to) * P::Move::CHOICES + m.choice()
@@ -151,11 +362,14 @@ impl<P: GamePosition> Env<P> {
         if a >= Self::SPEC.actions {
             return None;
         }
-        let side = self.game.position().turn();
+        let side = self.ep.game.position().turn();
         let choice = a % P::Move::CHOICES;
         let squares = a / P::Move::CHOICES;
         let from = view::<P::Square>(squares / P::Square::COUNT, side);
         let to = view::<P::Square>(squares % P::Square::COUNT, side);
+        if from == to {
+            return None;
+        }
         P::Move::with_choice(
             P::Square::from_index(from)?,
             P::Square::from_index(to)?,
@@ -164,15 +378,15 @@ impl<P: GamePosition> Env<P> {
     }
 
     fn write(&self, obs: &mut [f32], mask: &mut [i8]) {
-        self.write_obs(self.game.position().turn(), obs);
+        self.write_obs(self.ep.game.position().turn(), obs);
         mask.fill(0);
-        for &m in self.legal.iter() {
+        for &m in self.ep.legal.iter() {
             mask[self.encode_move(m)] = 1;
         }
     }
 
     fn write_obs(&self, me: Side, obs: &mut [f32]) {
-        let pos = self.game.position();
+        let pos = self.ep.game.position();
         let n = P::Square::COUNT;
         let roles = P::ROLES.len();
         // The piece planes are cleared; the last two are filled whole below.
@@ -182,6 +396,7 @@ impl<P: GamePosition> Env<P> {
             obs[plane * n + view::<P::Square>(sq.index(), me)] = 1.0;
         });
         let earlier = self
+            .ep
             .game
             .history()
             .occurrences(pos)
@@ -196,24 +411,19 @@ impl<P: GamePosition> Env<P> {
     fn play(&mut self, m: P::Move) {
         // Moves come from the legal list: the arbiter accepts them, and generates the next
         // legal moves once for the outcome and the list.
-        self.game.play_legal(m, &mut self.legal);
+        self.ep.game.play_legal(m, &mut self.ep.legal);
     }
 
     fn opponent_move(&mut self) {
         let m = match &mut self.opponent {
             Opponent::None => return,
             Opponent::Random => None,
-            Opponent::Engine(engine, limits) => {
-                crate::engine::search(engine, &self.game, limits.clone())
-                    .ok()
-                    .and_then(|b| b.best)
-                    .and_then(|t| {
-                        self.game
-                            .position()
-                            .parse_move_as(&t, chuhe::MoveNotation::Uci)
-                            .ok()
-                    })
-                    .filter(|m| self.legal.contains(m))
+            Opponent::Engine(engine, settings) => {
+                let texts = engine_reply(engine, settings, &self.ep.game, &mut self.ep.rng);
+                let pos = self.ep.game.position();
+                texts
+                    .and_then(|t| pos.parse_move_as(&t, chuhe::MoveNotation::Uci).ok())
+                    .filter(|m| self.ep.legal.contains(m))
             }
         };
         let m = m.or_else(|| self.random_move());
@@ -223,12 +433,77 @@ impl<P: GamePosition> Env<P> {
     }
 
     fn random_move(&mut self) -> Option<P::Move> {
-        (!self.legal.is_empty()).then(|| self.legal[self.rng.gen_range(0..self.legal.len())])
+        let legal = &self.ep.legal;
+        (!legal.is_empty()).then(|| legal[self.ep.rng.gen_range(0..legal.len())])
     }
 
     fn self_play(&self) -> bool {
         matches!(self.opponent, Opponent::None)
     }
+
+    /// Restores an episode: the game, legal moves and the rest.
+    fn set_episode(&mut self, ep: Episode<P>) {
+        self.ep = ep;
+    }
+}
+
+/// The engine's reply (coordinate text) in `game`: its best move, or one drawn by softmax
+/// over its scored lines.
+fn engine_reply<P: GamePosition>(
+    engine: &mut Engine,
+    settings: &EngineSettings,
+    game: &Game<P>,
+    rng: &mut ReplayRng,
+) -> Option<String> {
+    let dyn_game: &dyn crate::core::DynGame = game;
+    let Some(temperature) = settings.temperature else {
+        return crate::engine::search(engine, dyn_game, settings.limits.clone(), |_| {})
+            .ok()
+            .and_then(|b| b.best);
+    };
+    // The last exact report of each line.
+    let lines = std::sync::Arc::new(std::sync::Mutex::new(Vec::<SearchInfo>::new()));
+    let sink = std::sync::Arc::clone(&lines);
+    let best = crate::engine::search(engine, dyn_game, settings.limits.clone(), move |e| {
+        if let SearchEvent::Info(info) = e {
+            if info.bound.is_none() && !info.pv.is_empty() {
+                let mut l = sink.lock().unwrap_or_else(|e| e.into_inner());
+                match l.iter_mut().find(|x| x.multipv == info.multipv) {
+                    Some(x) => *x = info,
+                    None => l.push(info),
+                }
+            }
+        }
+    })
+    .ok()?;
+    let mut lines = std::mem::take(&mut *lines.lock().unwrap_or_else(|e| e.into_inner()));
+    lines.sort_by_key(|l| l.multipv);
+    // Distinct first moves only (a line reported at two depths counts once).
+    let mut seen = Vec::new();
+    lines.retain(|l| {
+        let first = l.pv[0].clone();
+        let new = !seen.contains(&first);
+        seen.push(first);
+        new
+    });
+    if lines.is_empty() {
+        return best.best;
+    }
+    let values: Vec<f64> = lines.iter().map(|l| softmax_value(l.score)).collect();
+    let top = values.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+    let weights: Vec<f64> = values
+        .iter()
+        .map(|v| ((v - top) / (100.0 * temperature)).exp())
+        .collect();
+    let total: f64 = weights.iter().sum();
+    let mut x = rng.gen::<f64>() * total;
+    for (line, w) in lines.iter().zip(&weights) {
+        if x < *w {
+            return Some(line.pv[0].clone());
+        }
+        x -= w;
+    }
+    lines.last().map(|l| l.pv[0].clone())
 }
 
 impl<P: GamePosition> DynEnv for Env<P> {
@@ -236,42 +511,63 @@ impl<P: GamePosition> DynEnv for Env<P> {
         Self::SPEC
     }
 
-    fn reset(&mut self, seed: Option<u64>, obs: &mut [f32], mask: &mut [i8]) {
-        if let Some(s) = seed {
-            self.rng = SmallRng::seed_from_u64(s);
+    fn reset(
+        &mut self,
+        seed: Option<u64>,
+        start: Option<&str>,
+        obs: &mut [f32],
+        mask: &mut [i8],
+    ) -> Result<(), String> {
+        let start = match start {
+            Some(text) => P::from_text(text, self.start.config()).map_err(|e| {
+                format!(
+                    "invalid {} position '{}': {e}",
+                    self.start.kind(),
+                    chuhe::quote_input(text)
+                )
+            })?,
+            None => self.start.clone(),
+        };
+        match seed {
+            Some(s) => self.ep.rng = ReplayRng::new(s),
+            None => self.ep.rng.renew(),
         }
-        self.game.restart(self.start.clone());
+        self.ep.game.restart(start);
         // The engine forgets the last episode, so that a seeded episode repeats exactly.
         if let Opponent::Engine(engine, _) = &mut self.opponent {
             let _ = engine.new_game();
         }
-        self.ended = false;
+        self.ep.ended = false;
         self.refresh();
-        self.agent = match self.agent_side {
+        self.ep.agent = match self.agent_side {
             Some(side) => side,
-            None if self.self_play() => self.start.turn(),
+            None if self.self_play() => self.ep.game.position().turn(),
             None => {
-                if self.rng.gen::<bool>() {
+                if self.ep.rng.gen::<bool>() {
                     Side::First
                 } else {
                     Side::Second
                 }
             }
         };
-        if !self.self_play() && self.game.position().turn() != self.agent {
+        if !self.self_play() && self.ep.game.position().turn() != self.ep.agent {
             self.opponent_move();
         }
         self.write(obs, mask);
+        Ok(())
     }
 
     fn step(&mut self, action: i64, obs: &mut [f32], mask: &mut [i8]) -> Result<StepOut, String> {
-        if self.ended || self.game.outcome().is_some() {
+        if self.ep.ended || self.ep.game.outcome().is_some() {
             return Err("the episode is over; call reset() first".into());
         }
-        let mover = self.game.position().turn();
-        let Some(m) = self.decode_move(action).filter(|m| self.legal.contains(m)) else {
+        let mover = self.ep.game.position().turn();
+        let Some(m) = self
+            .decode_move(action)
+            .filter(|m| self.ep.legal.contains(m))
+        else {
             // An illegal action loses the episode.
-            self.ended = true;
+            self.ep.ended = true;
             self.write(obs, mask);
             return Ok(StepOut {
                 reward: -1.0,
@@ -281,20 +577,27 @@ impl<P: GamePosition> DynEnv for Env<P> {
             });
         };
         self.play(m);
-        if self.game.outcome().is_none() {
+        if self.ep.game.outcome().is_none() {
             self.opponent_move();
         }
-        let agent = if self.self_play() { mover } else { self.agent };
+        let agent = if self.self_play() {
+            mover
+        } else {
+            self.ep.agent
+        };
         self.write(obs, mask);
-        let outcome = self.game.outcome();
+        let outcome = self.ep.game.outcome();
         let reward = match outcome.and_then(|o| o.winner) {
             Some(w) if w == agent => 1.0,
             Some(_) => -1.0,
             None => 0.0,
         };
         let terminated = outcome.is_some();
-        let truncated = !terminated && self.max_plies.is_some_and(|n| self.game.moves().len() >= n);
-        self.ended = terminated || truncated;
+        let truncated = !terminated
+            && self
+                .max_plies
+                .is_some_and(|n| self.ep.game.moves().len() >= n);
+        self.ep.ended = terminated || truncated;
         Ok(StepOut {
             reward,
             terminated,
@@ -312,7 +615,7 @@ impl<P: GamePosition> DynEnv for Env<P> {
     }
 
     fn legal_actions(&self) -> Vec<usize> {
-        let mut v: Vec<usize> = self.legal.iter().map(|&m| self.encode_move(m)).collect();
+        let mut v: Vec<usize> = self.ep.legal.iter().map(|&m| self.encode_move(m)).collect();
         v.sort_unstable();
         v
     }
@@ -322,15 +625,15 @@ impl<P: GamePosition> DynEnv for Env<P> {
     }
 
     fn game(&self) -> &dyn DynGame {
-        &self.game
+        &self.ep.game
     }
 
     fn done(&self) -> bool {
-        self.ended
+        self.ep.ended
     }
 
     fn agent(&self) -> Side {
-        self.agent
+        self.ep.agent
     }
 
     fn observe(&self, side: Side, obs: &mut [f32]) {
@@ -338,13 +641,78 @@ impl<P: GamePosition> DynEnv for Env<P> {
     }
 
     fn pieces(&self) -> Vec<(usize, u8, usize)> {
-        let pos = self.game.position();
+        let pos = self.ep.game.position();
         (0..P::Square::COUNT)
             .filter_map(|i| {
                 let (side, role) = pos.piece_role(P::Square::from_index(i)?)?;
                 Some((i, u8::from(side == Side::Second), role))
             })
             .collect()
+    }
+
+    fn current(&self, obs: &mut [f32], mask: &mut [i8]) {
+        self.write(obs, mask);
+    }
+
+    fn clone_box(&self) -> Box<dyn DynEnv> {
+        Box::new(Env {
+            start: self.start.clone(),
+            ep: self.ep.clone(),
+            opponent: self.opponent.fresh(self.start.kind()),
+            agent_side: self.agent_side,
+            max_plies: self.max_plies,
+        })
+    }
+
+    fn save(&self) -> Box<dyn DynEpisode> {
+        Box::new(self.ep.clone())
+    }
+
+    fn restore(&mut self, episode: &dyn DynEpisode) -> Result<(), String> {
+        let ep = episode
+            .as_any()
+            .downcast_ref::<Episode<P>>()
+            .ok_or_else(|| {
+                format!(
+                    "the state is of a {} episode, not {}",
+                    episode.kind(),
+                    self.start.kind()
+                )
+            })?;
+        self.set_episode(ep.clone());
+        Ok(())
+    }
+
+    fn load(&mut self, data: &EpisodeData) -> Result<(), String> {
+        let kind = self.start.kind();
+        if data.kind != kind {
+            return Err(format!(
+                "the state is of a {} episode, not {kind}",
+                data.kind
+            ));
+        }
+        let mut start = P::from_text(&data.start, self.start.config())
+            .map_err(|e| format!("the state's start position: {e}"))?;
+        start.set_halfmove(data.halfmove);
+        let mut game = Game::from_position(start);
+        for (i, text) in data.moves.iter().enumerate() {
+            let m = game
+                .position()
+                .parse_move_as(text, chuhe::MoveNotation::Uci)
+                .map_err(|e| format!("the state's move {} ({text}): {e}", i + 1))?;
+            game.play(m)
+                .map_err(|e| format!("the state's move {} ({text}): {e}", i + 1))?;
+        }
+        let mut ep = Episode {
+            game,
+            legal: P::Moves::default(),
+            agent: data.agent,
+            ended: data.ended,
+            rng: ReplayRng::replayed(data.rng.0, data.rng.1),
+        };
+        ep.game.legal_moves_into(&mut ep.legal);
+        self.set_episode(ep);
+        Ok(())
     }
 }
 
