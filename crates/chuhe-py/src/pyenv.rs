@@ -132,7 +132,7 @@ fn read_action(obj: &Bound<'_, PyAny>, actions: usize) -> PyResult<i64> {
         .repr()
         .map(|r| r.to_string())
         .unwrap_or_else(|_| "?".into());
-    if obj.hasattr("__index__").unwrap_or(false) {
+    if obj.call_method0("__index__").is_ok() {
         // An integer too large for 64 bits.
         return Err(PyValueError::new_err(format!(
             "action {text} is outside the action space Discrete({actions})"
