@@ -50,6 +50,7 @@ def env_arguments(
     engine_level: Any,
     engine_temperature: Any,
     engine_lines: Any,
+    history: Any = 0,
 ) -> None:
     """Checks the arguments that every Gymnasium env of chuhe takes."""
     choice("game", game, GAMES)
@@ -68,6 +69,7 @@ def env_arguments(
                 f"engine_temperature={engine_temperature!r}: it must be a positive number"
             )
     integer("engine_lines", engine_lines, 1, 64)
+    integer("history", history, 0, 64)
 
 
 def reset_options(options: Any, strict: bool = True) -> str | None:

@@ -6,6 +6,10 @@ Xiongqi, 7 for Xiangqi). Plane ``r`` marks the side to move's pieces of role ``r
 (0, 1/3, 2/3, 1 for three or more), plane ``2R + 1`` with the half-move clock / 200 (at most
 1). Row 0 is the side to move's own back rank (the board is flipped rank-wise for the second
 player; files are not mirrored). Shapes: Xiongqi ``(22, 8, 8)``, Xiangqi ``(16, 10, 9)``.
+With ``history=k`` the ``2R`` piece planes of each of the ``k`` earlier positions follow
+(latest first, in the same view as the current position, zeros before the game's start):
+Xiangqi ``(16 + 14k, 10, 9)``. :mod:`chuhe.augment` mirrors observations, actions and masks
+left to right.
 
 Action: ``Discrete(SQUARES * SQUARES * CHOICES)``, action ``(from * SQUARES + to) * CHOICES +
 choice`` with squares ``rank * FILES + file`` in the same view as the observation. ``choice``
@@ -43,7 +47,8 @@ class ChuheEnv(gym.Env):
     ``engine_level`` 0-20; with ``engine_temperature`` ``t`` its reply is drawn among its
     ``engine_lines`` best moves with probabilities proportional to ``exp(score / (100 t))``,
     scores in centipawns, instead of always its best). ``agent_side``: ``"first"``,
-    ``"second"`` or ``"random"`` (with an opponent). ``max_plies`` truncates.
+    ``"second"`` or ``"random"`` (with an opponent). ``max_plies`` truncates. ``history``:
+    the earlier positions the observation shows (see the module's help).
 
     ``reset(options={"position": FEN or FEEN})`` starts that episode from the position.
     ``clone()``, ``get_state()`` / ``set_state()`` and pickling copy the episode (an engine
@@ -65,6 +70,7 @@ class ChuheEnv(gym.Env):
         engine_level: int = 20,
         engine_temperature: float | None = None,
         engine_lines: int = 8,
+        history: int = 0,
     ) -> None:
         _checks.env_arguments(
             game=game,
@@ -77,6 +83,7 @@ class ChuheEnv(gym.Env):
             engine_level=engine_level,
             engine_temperature=engine_temperature,
             engine_lines=engine_lines,
+            history=history,
         )
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode={render_mode!r} is not one of None, 'ansi', 'rgb_array'")
@@ -93,6 +100,7 @@ class ChuheEnv(gym.Env):
             engine_level=engine_level,
             engine_temperature=engine_temperature,
             engine_lines=engine_lines,
+            history=history,
         )
         self._core = EnvCore(**self._args)
         files, ranks, planes, choices, actions = self._core.spec()

@@ -1,7 +1,10 @@
-"""Standard Xiangqi with gym-xiangqi's encodings, so code written for gym-xiangqi runs on
-chuhe after changing the line that makes the environment::
+"""Standard Xiangqi with gym-xiangqi's observation and action encodings::
 
-    env = gym.make("chuhe/GymXiangqi-v0")   # was: gym.make("gym_xiangqi:xiangqi-v0")
+    env = gym.make("chuhe/GymXiangqi-v0")
+
+It is not a drop-in replacement: code written for gym-xiangqi 0.5.0 (gym's older API,
+``turn``, ``ally_actions`` / ``enemy_actions``, its rules and rewards) does not run on it
+unchanged; only the encodings are gym-xiangqi's.
 
 Observation: ``int64[10, 9]``, the board from the agent's side: row 0 is the far back rank,
 row 9 the agent's own, column 0 the agent's left. Each piece is its gym-xiangqi id, positive
@@ -110,7 +113,9 @@ class GymXiangqiEnv(gym.Env):
 
     ``agent_color``: ``"red"`` (or gym-xiangqi's ``RED = 0``) or ``"black"`` (``BLACK = 1``).
     ``opponent``: ``None`` (self-play, as gym-xiangqi), ``"random"`` or ``"engine"``
-    (``engine_nodes``, default 1000). ``position``: a FEN or FEEN to start from.
+    (``engine_nodes``, default 1000, at strength ``engine_level`` 0-20). ``position``: a FEN
+    or FEEN to start from (``reset(options={"position": …})`` for one episode).
+    ``clone()``, ``get_state()`` / ``set_state()`` and pickling copy the episode.
     """
 
     metadata = {"render_modes": ["ansi"], "render_fps": 4}

@@ -60,6 +60,7 @@ class ChuheVectorEnv(VectorEnv):
         engine_level: int = 20,
         engine_temperature: float | None = None,
         engine_lines: int = 8,
+        history: int = 0,
     ) -> None:
         _checks.env_arguments(
             game=game,
@@ -72,6 +73,7 @@ class ChuheVectorEnv(VectorEnv):
             engine_level=engine_level,
             engine_temperature=engine_temperature,
             engine_lines=engine_lines,
+            history=history,
         )
         _checks.integer("num_envs", num_envs, minimum=1)
         _checks.integer("threads", threads, minimum=1, optional=True)
@@ -88,6 +90,7 @@ class ChuheVectorEnv(VectorEnv):
             engine_level=engine_level,
             engine_temperature=engine_temperature,
             engine_lines=engine_lines,
+            history=history,
         )
         self._core = VecCore(**self._args)
         files, ranks, planes, _choices, actions = self._core.spec()

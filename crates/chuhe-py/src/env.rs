@@ -5,7 +5,9 @@
 //! - Observation: `float32[2 × ROLES + 2, RANKS, FILES]`, from the side to move's view: plane
 //!   `r` holds its pieces of role `r`, plane `ROLES + r` the opponent's, plane `2 × ROLES` the
 //!   earlier occurrences of the position (0, 1/3, 2/3, 1 for three or more), plane
-//!   `2 × ROLES + 1` the half-move clock / 200 (at most 1). Row 0 is the side to move's own
+//!   `2 × ROLES + 1` the half-move clock / 200 (at most 1), then with `history = k` the
+//!   `2 × ROLES` piece planes of each of the `k` earlier positions (latest first, the same
+//!   view, zeros before the game's start). Row 0 is the side to move's own
 //!   back rank (the second player's board is flipped rank-wise; files are not mirrored).
 //! - Action: `(from × SQUARES + to) × CHOICES + choice`, squares `rank × FILES + file` in the
 //!   same view; `choice` is 0, or for Xiongqi 1–6 for a promotion to E, A, C, R, B, H.
@@ -133,21 +135,18 @@ pub enum Opponent {
     None,
     /// A uniformly random legal move.
     Random,
-    /// chuhe's engine.
-    Engine(Box<Engine>, EngineSettings),
+    /// chuhe's engine (made at its first reply: a copy of an environment makes none until
+    /// it is needed).
+    Engine(Option<Box<Engine>>, EngineSettings),
 }
 
 impl Opponent {
-    /// The same opponent, a fresh engine (an empty hash table) in place of an engine.
-    fn fresh(&self, kind: GameKind) -> Opponent {
+    /// The same opponent, with no engine made yet (a fresh one, an empty hash table).
+    fn fresh(&self) -> Opponent {
         match self {
             Opponent::None => Opponent::None,
             Opponent::Random => Opponent::Random,
-            Opponent::Engine(_, settings) => match settings.engine(kind) {
-                Ok(engine) => Opponent::Engine(Box::new(engine), settings.clone()),
-                // The settings were accepted once; an engine cannot refuse them now.
-                Err(_) => Opponent::Random,
-            },
+            Opponent::Engine(_, settings) => Opponent::Engine(None, settings.clone()),
         }
     }
 }
@@ -290,6 +289,8 @@ pub struct Env<P: GamePosition> {
     opponent: Opponent,
     agent_side: Option<Side>,
     max_plies: Option<usize>,
+    /// Earlier positions shown in the observation (their piece planes).
+    history: usize,
 }
 
 #[inline]
@@ -318,6 +319,7 @@ impl<P: GamePosition> Env<P> {
         opponent: Opponent,
         agent_side: Option<Side>,
         max_plies: Option<usize>,
+        history: usize,
     ) -> Env<P> {
         let game = Game::from_position(start.clone());
         let mut env = Env {
@@ -332,6 +334,7 @@ impl<P: GamePosition> Env<P> {
             opponent,
             agent_side,
             max_plies,
+            history,
         };
         env.refresh();
         env
@@ -406,6 +409,20 @@ impl<P: GamePosition> Env<P> {
         obs[2 * roles * n..(2 * roles + 1) * n].fill(rep);
         let clock = pos.halfmove().min(200) as f32 / 200.0;
         obs[(2 * roles + 1) * n..(2 * roles + 2) * n].fill(clock);
+        // The earlier positions, latest first, from the same view; zeros before the start.
+        let per = 2 * roles * n;
+        let base = (2 * roles + 2) * n;
+        let positions = self.ep.game.positions();
+        for j in 1..=self.history {
+            let out = &mut obs[base + (j - 1) * per..base + j * per];
+            out.fill(0.0);
+            if let Some(i) = positions.len().checked_sub(1 + j) {
+                positions[i].for_each_piece(|sq, side, role| {
+                    let plane = if side == me { role } else { roles + role };
+                    out[plane * n + view::<P::Square>(sq.index(), me)] = 1.0;
+                });
+            }
+        }
     }
 
     fn play(&mut self, m: P::Move) {
@@ -418,8 +435,14 @@ impl<P: GamePosition> Env<P> {
         let m = match &mut self.opponent {
             Opponent::None => return,
             Opponent::Random => None,
-            Opponent::Engine(engine, settings) => {
-                let texts = engine_reply(engine, settings, &self.ep.game, &mut self.ep.rng);
+            Opponent::Engine(slot, settings) => {
+                if slot.is_none() {
+                    // The settings were accepted when the environment was made.
+                    *slot = settings.engine(self.start.kind()).ok().map(Box::new);
+                }
+                let texts = slot.as_deref_mut().and_then(|engine| {
+                    engine_reply(engine, settings, &self.ep.game, &mut self.ep.rng)
+                });
                 let pos = self.ep.game.position();
                 texts
                     .and_then(|t| pos.parse_move_as(&t, chuhe::MoveNotation::Uci).ok())
@@ -508,7 +531,10 @@ fn engine_reply<P: GamePosition>(
 
 impl<P: GamePosition> DynEnv for Env<P> {
     fn spec(&self) -> Spec {
-        Self::SPEC
+        Spec {
+            planes: Self::SPEC.planes + 2 * P::ROLES.len() * self.history,
+            ..Self::SPEC
+        }
     }
 
     fn reset(
@@ -534,7 +560,7 @@ impl<P: GamePosition> DynEnv for Env<P> {
         }
         self.ep.game.restart(start);
         // The engine forgets the last episode, so that a seeded episode repeats exactly.
-        if let Opponent::Engine(engine, _) = &mut self.opponent {
+        if let Opponent::Engine(Some(engine), _) = &mut self.opponent {
             let _ = engine.new_game();
         }
         self.ep.ended = false;
@@ -658,9 +684,10 @@ impl<P: GamePosition> DynEnv for Env<P> {
         Box::new(Env {
             start: self.start.clone(),
             ep: self.ep.clone(),
-            opponent: self.opponent.fresh(self.start.kind()),
+            opponent: self.opponent.fresh(),
             agent_side: self.agent_side,
             max_plies: self.max_plies,
+            history: self.history,
         })
     }
 
@@ -723,12 +750,14 @@ pub fn new_env(
     opponent: Opponent,
     agent_side: Option<Side>,
     max_plies: Option<usize>,
+    history: usize,
 ) -> Result<Box<dyn DynEnv>, chuhe::SetupError> {
     struct Make<'a> {
         position: &'a str,
         opponent: Opponent,
         agent_side: Option<Side>,
         max_plies: Option<usize>,
+        history: usize,
     }
     impl GameVisitor for Make<'_> {
         type Output = Result<Box<dyn DynEnv>, chuhe::SetupError>;
@@ -739,6 +768,7 @@ pub fn new_env(
                 self.opponent,
                 self.agent_side,
                 self.max_plies,
+                self.history,
             )))
         }
     }
@@ -747,6 +777,7 @@ pub fn new_env(
         opponent,
         agent_side,
         max_plies,
+        history,
     })
 }
 

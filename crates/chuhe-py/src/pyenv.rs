@@ -50,6 +50,7 @@ struct Settings {
     engine_lines: usize,
     agent_side: Option<Side>,
     max_plies: Option<usize>,
+    history: usize,
 }
 
 fn opponent(kind: GameKind, s: &Settings) -> PyResult<Opponent> {
@@ -82,7 +83,7 @@ fn opponent(kind: GameKind, s: &Settings) -> PyResult<Opponent> {
                 lines: s.engine_lines,
             };
             let engine = settings.engine(kind).map_err(PyValueError::new_err)?;
-            Ok(Opponent::Engine(Box::new(engine), settings))
+            Ok(Opponent::Engine(Some(Box::new(engine)), settings))
         }
         Some(other) => Err(PyValueError::new_err(format!(
             "unknown opponent '{}' (None, 'random', 'engine')",
@@ -114,7 +115,13 @@ fn make(game: &str, position: Option<&str>, s: &Settings) -> PyResult<Box<dyn Dy
     }
     let opp = opponent(kind, s)?;
     let text = position.unwrap_or("start");
-    new_env(kind, text, opp, s.agent_side, s.max_plies)
+    if s.history > 64 {
+        return Err(PyValueError::new_err(format!(
+            "history must be 0 to 64, not {}",
+            s.history
+        )));
+    }
+    new_env(kind, text, opp, s.agent_side, s.max_plies, s.history)
         .map_err(|e| position_error(&e, kind.name(), text))
 }
 
@@ -219,7 +226,7 @@ pub fn _env_state(
         ended,
         rng: (seed, draws),
     };
-    let mut env = new_env(kind, "start", Opponent::None, None, None)
+    let mut env = new_env(kind, "start", Opponent::None, None, None, 0)
         .map_err(|e| position_error(&e, kind.name(), "start"))?;
     env.load(&data).map_err(PyValueError::new_err)?;
     Ok(EnvState {
@@ -255,7 +262,8 @@ impl EnvCore {
     #[new]
     #[pyo3(signature = (game, position = None, opponent = None, engine_nodes = None,
                         engine_depth = None, agent_side = "first", max_plies = None,
-                        engine_level = 20, engine_temperature = None, engine_lines = 8))]
+                        engine_level = 20, engine_temperature = None, engine_lines = 8,
+                        history = 0))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         game: &str,
@@ -268,6 +276,7 @@ impl EnvCore {
         engine_level: u8,
         engine_temperature: Option<f64>,
         engine_lines: usize,
+        history: usize,
     ) -> PyResult<EnvCore> {
         let searches = opponent.as_deref() == Some("engine");
         let settings = Settings {
@@ -279,6 +288,7 @@ impl EnvCore {
             engine_lines,
             agent_side: self::agent_side(agent_side)?,
             max_plies,
+            history,
         };
         Ok(EnvCore {
             env: Mutex::new(make(game, position, &settings)?),
@@ -642,7 +652,7 @@ impl VecCore {
     #[pyo3(signature = (game, num_envs, position = None, opponent = None, engine_nodes = None,
                         engine_depth = None, agent_side = "first", max_plies = None,
                         threads = None, engine_level = 20, engine_temperature = None,
-                        engine_lines = 8))]
+                        engine_lines = 8, history = 0))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         game: &str,
@@ -657,6 +667,7 @@ impl VecCore {
         engine_level: u8,
         engine_temperature: Option<f64>,
         engine_lines: usize,
+        history: usize,
     ) -> PyResult<VecCore> {
         if num_envs == 0 {
             return Err(PyValueError::new_err("num_envs must be at least 1"));
@@ -670,6 +681,7 @@ impl VecCore {
             engine_lines,
             agent_side: self::agent_side(agent_side)?,
             max_plies,
+            history,
         };
         let first = make(game, position, &settings)?;
         let mut envs = Vec::with_capacity(num_envs);
