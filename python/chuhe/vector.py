@@ -11,8 +11,9 @@ observation of the finished episode, ``info["final_info"]`` its last ``info`` (i
 boolean mask of the environments it holds (``info["_final_obs"]``,
 ``info["_final_info"]``, ``info["final_info"]["_action_mask"]``, …).
 
-The observation, reward and flag arrays returned by ``reset`` and ``step`` are the
-environment's own buffers, overwritten by the next step: copy them to keep them.
+The observation, reward and flag arrays returned by ``reset`` and ``step`` (and
+``info["final_info"]["action_mask"]``) are the environment's own buffers, overwritten by
+the next step: copy them to keep them.
 ``info["action_mask"]`` is one ``int8[N, actions]`` array.
 """
 
@@ -107,6 +108,7 @@ class ChuheVectorEnv(VectorEnv):
         self._illegal = np.zeros(num_envs, np.bool_)
         self._final_obs = np.zeros_like(self._obs)
         self._final_mask = np.zeros_like(self._mask)
+        self._ended_rows = np.zeros(0, np.int64)
         self._all = np.ones(num_envs, np.bool_)
         self._actions = np.zeros(num_envs, np.int64)
         self._seeded = False
@@ -168,6 +170,10 @@ class ChuheVectorEnv(VectorEnv):
                 "integers"
             )
         a = np.ascontiguousarray(a, dtype=np.int64)
+        # The final masks are written only for the episodes that end; the rows of the last
+        # step's are cleared first, so that every other row is zero.
+        if self._ended_rows.size:
+            self._final_mask[self._ended_rows] = 0
         self._core.step(
             a,
             self._obs,
@@ -181,13 +187,12 @@ class ChuheVectorEnv(VectorEnv):
         )
         info: dict[str, Any] = {"action_mask": self._mask, "_action_mask": self._all}
         ended = self._terminated | self._truncated
-        if ended.any():
+        self._ended_rows = np.flatnonzero(ended)
+        if self._ended_rows.size:
             final_obs = np.full(self.num_envs, None, dtype=object)
-            final_mask = np.zeros_like(self._mask)
-            for i in np.flatnonzero(ended):
+            for i in self._ended_rows:
                 final_obs[i] = self._final_obs[i].copy()
-                final_mask[i] = self._final_mask[i]
-            final_info: dict[str, Any] = {"action_mask": final_mask, "_action_mask": ended}
+            final_info: dict[str, Any] = {"action_mask": self._final_mask, "_action_mask": ended}
             if self._illegal.any():
                 final_info["illegal_action"] = self._illegal.copy()
                 final_info["_illegal_action"] = self._illegal.copy()
