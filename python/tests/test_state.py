@@ -159,3 +159,23 @@ def test_gym_xiangqi_and_pettingzoo_copies():
         assert c.agent_selection == "player_1"
         assert np.array_equal(c.observe("player_1")["action_mask"],
                               aec.observe("player_1")["action_mask"])
+
+
+def test_wrapped_and_parallel_envs_pickle():
+    env = gym.make("chuhe/Xiangqi-v0", opponent="random")
+    env.reset(seed=1)
+    env.step(env.unwrapped.sample_legal_action())
+    for c in roundtrips(env)[:2]:
+        assert c.unwrapped.game.feen == env.unwrapped.game.feen
+        c.step(c.unwrapped.sample_legal_action())
+    aec = xiangqi_v0.env()
+    aec.reset(seed=0)
+    assert pickle.loads(pickle.dumps(aec)).unwrapped.agent_selection == "player_0"
+    par = xiangqi_v0.parallel_env()
+    obs, _ = par.reset(seed=0)
+    legal = int(np.flatnonzero(obs["player_0"]["action_mask"])[0])
+    par.step({"player_0": legal, "player_1": 0})
+    for c in roundtrips(par)[:2]:
+        o = c._aec.observe("player_1")
+        assert np.array_equal(o["action_mask"], par._aec.observe("player_1")["action_mask"])
+        assert c.agents == par.agents
