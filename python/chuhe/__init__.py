@@ -23,6 +23,7 @@ from ._chuhe import Engine as _NativeEngine
 __all__ = [
     "GAMES",
     "Analysis",
+    "Line",
     "Engine",
     "Game",
     "IllegalMoveError",
@@ -52,6 +53,16 @@ class Analysis:
     pv: list[Move]
 
 
+@dataclass(frozen=True)
+class Line:
+    """One of the engine's best moves (:meth:`Engine.lines`): ``score`` in centipawns from
+    the side to move's view, or ``mate`` in moves (positive: the side to move wins)."""
+
+    move: Move
+    score: int | None
+    mate: int | None
+
+
 class Engine:
     """chuhe's engine. ``Engine(hash_mb=16, threads=1, level=20)`` (``level`` 0 is the
     weakest, 20 full strength); searches release the GIL."""
@@ -79,6 +90,24 @@ class Engine:
             seconds=secs,
             pv=pv,
         )
+
+    def lines(
+        self,
+        game: Game,
+        multipv: int,
+        *,
+        depth: int | None = None,
+        nodes: int | None = None,
+        movetime: float | None = None,
+    ) -> list[Line]:
+        """The engine's ``multipv`` (1-64) best moves in ``game``'s position, best first,
+        each with its score (fewer when the position has fewer moves or the search ended
+        before it scored them)."""
+        found = self._native._lines(game, multipv, depth, nodes, movetime)
+        return [
+            Line(move=m, score=v if kind == "cp" else None, mate=v if kind == "mate" else None)
+            for m, kind, v in found
+        ]
 
     def play(
         self,

@@ -38,6 +38,16 @@ def text(name: str, value: Any, optional: bool = True) -> None:
         raise TypeError(f"{name}={value!r} is not a str" + (" or None" if optional else ""))
 
 
+def temperature(value: Any) -> None:
+    """``engine_temperature``: a positive finite number or ``None``."""
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"engine_temperature={value!r} is not a number or None")
+    if not (math.isfinite(value) and value > 0):
+        raise ValueError(f"engine_temperature={value!r}: it must be a positive number")
+
+
 def env_arguments(
     *,
     game: Any,
@@ -61,13 +71,7 @@ def env_arguments(
     choice("agent_side", agent_side, SIDES)
     integer("max_plies", max_plies, 1, optional=True)
     integer("engine_level", engine_level, LEVELS.start, LEVELS.stop - 1)
-    if engine_temperature is not None:
-        if isinstance(engine_temperature, bool) or not isinstance(engine_temperature, (int, float)):
-            raise TypeError(f"engine_temperature={engine_temperature!r} is not a number or None")
-        if not (math.isfinite(engine_temperature) and engine_temperature > 0):
-            raise ValueError(
-                f"engine_temperature={engine_temperature!r}: it must be a positive number"
-            )
+    temperature(engine_temperature)
     integer("engine_lines", engine_lines, 1, 64)
     integer("history", history, 0, 64)
 

@@ -84,6 +84,14 @@ class Engine:
         nodes: int | None = None,
         movetime: float | None = None,
     ) -> tuple[Move | None, str, int, int, int, float, list[Move]]: ...
+    def _lines(
+        self,
+        game: Game,
+        multipv: int,
+        depth: int | None = None,
+        nodes: int | None = None,
+        movetime: float | None = None,
+    ) -> list[tuple[Move, str, int]]: ...
 
 def env_spec(game: str) -> tuple[int, int, int, int, int]: ...
 

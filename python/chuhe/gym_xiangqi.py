@@ -31,6 +31,7 @@ and is answered with a penalty (``illegal_reward``, default -1) and
 from __future__ import annotations
 
 import copy
+import math
 import random
 from typing import Any
 
@@ -113,7 +114,9 @@ class GymXiangqiEnv(gym.Env):
 
     ``agent_color``: ``"red"`` (or gym-xiangqi's ``RED = 0``) or ``"black"`` (``BLACK = 1``).
     ``opponent``: ``None`` (self-play, as gym-xiangqi), ``"random"`` or ``"engine"``
-    (``engine_nodes``, default 1000, at strength ``engine_level`` 0-20). ``position``: a FEN
+    (``engine_nodes``, default 1000, at strength ``engine_level`` 0-20; with
+    ``engine_temperature`` ``t`` its reply is drawn among its ``engine_lines`` best moves with
+    probabilities proportional to ``exp(score / (100 t))``). ``position``: a FEN
     or FEEN to start from (``reset(options={"position": …})`` for one episode).
     ``clone()``, ``get_state()`` / ``set_state()`` and pickling copy the episode.
     """
@@ -129,6 +132,8 @@ class GymXiangqiEnv(gym.Env):
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
         engine_level: int = 20,
+        engine_temperature: float | None = None,
+        engine_lines: int = 8,
     ) -> None:
         colors = {"red": "first", 0: "first", "black": "second", 1: "second"}
         if isinstance(agent_color, bool) or agent_color not in colors:
@@ -136,6 +141,8 @@ class GymXiangqiEnv(gym.Env):
         _checks.choice("opponent", opponent, _checks.OPPONENTS)
         _checks.integer("engine_nodes", engine_nodes, 1)
         _checks.integer("engine_level", engine_level, 0, 20)
+        _checks.temperature(engine_temperature)
+        _checks.integer("engine_lines", engine_lines, 1, 64)
         _checks.text("position", position)
         if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float)):
             raise TypeError(f"illegal_reward={illegal_reward!r} is not a number")
@@ -145,6 +152,8 @@ class GymXiangqiEnv(gym.Env):
         self.opponent = opponent
         self.engine_nodes = engine_nodes
         self.engine_level = engine_level
+        self.engine_temperature = engine_temperature
+        self.engine_lines = engine_lines
         self.position = position
         self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
@@ -251,8 +260,23 @@ class GymXiangqiEnv(gym.Env):
         else:
             if self._engine is None:
                 self._engine = Engine(level=self.engine_level)
-            m = self._engine.play(self._game, nodes=self.engine_nodes)
+            if self.engine_temperature is None:
+                m = self._engine.play(self._game, nodes=self.engine_nodes)
+            else:
+                m = self._softmax_reply()
         self._apply(m)
+
+    def _softmax_reply(self) -> Move:
+        """A move drawn among the engine's best, with probabilities proportional to
+        ``exp(score / (100 * engine_temperature))``."""
+        lines = self._engine.lines(self._game, self.engine_lines, nodes=self.engine_nodes)
+        values = [
+            float(x.score) if x.mate is None else (1e5 - x.mate if x.mate > 0 else -1e5 - x.mate)
+            for x in lines
+        ]
+        top = max(values)
+        weights = [math.exp((v - top) / (100.0 * self.engine_temperature)) for v in values]
+        return self._rng.choices([x.move for x in lines], weights=weights)[0]
 
     def _reward(self, side: str) -> float:
         winner = self._game.winner

@@ -159,3 +159,32 @@ def test_parallel_env_plays_the_mover():
     assert rewards == {"player_0": 0.0, "player_1": 0.0} and not any(terms.values())
     with pytest.raises(ValueError, match="player_1"):
         par.step({"player_0": legal})
+
+
+def test_engine_lines():
+    g = chuhe.Game("xiangqi")
+    lines = chuhe.Engine(hash_mb=1).lines(g, 6, depth=3)
+    assert len(lines) == 6 and len({x.move for x in lines}) == 6
+    assert all(x.move in g.legal_moves and x.mate is None for x in lines)
+    scores = [x.score for x in lines]
+    assert scores == sorted(scores, reverse=True)
+    with pytest.raises(ValueError, match="multipv"):
+        chuhe.Engine().lines(g, 0, depth=1)
+
+
+def test_gym_xiangqi_softmax_opponent():
+    def replies(temperature):
+        env = GymXiangqiEnv(opponent="engine", engine_nodes=300,
+                            engine_temperature=temperature, engine_lines=10)
+        out = []
+        for s in range(10):
+            _, info = env.reset(seed=s)
+            env.step(env.encode_move("h3e3"))
+            out.append(env.game.move_stack[1].uci)
+        return out
+
+    hot = replies(1000.0)
+    assert len(set(hot)) >= 4 and replies(1000.0) == hot
+    assert len(set(replies(0.001))) == 1
+    with pytest.raises(ValueError, match="engine_temperature"):
+        GymXiangqiEnv(engine_temperature=-1.0)

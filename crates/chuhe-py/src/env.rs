@@ -15,7 +15,7 @@
 use std::any::Any;
 
 use chuhe::{Game, GameKind, GameMove, GamePosition, GameSquare, GameVisitor, MoveBuffer, Side};
-use chuhe_engine::{Engine, Limits, Score, SearchEvent, SearchInfo};
+use chuhe_engine::{Engine, Limits, Score};
 use rand::rngs::SmallRng;
 use rand::{Rng, RngCore, SeedableRng};
 
@@ -484,31 +484,8 @@ fn engine_reply<P: GamePosition>(
             .ok()
             .and_then(|b| b.best);
     };
-    // The last exact report of each line.
-    let lines = std::sync::Arc::new(std::sync::Mutex::new(Vec::<SearchInfo>::new()));
-    let sink = std::sync::Arc::clone(&lines);
-    let best = crate::engine::search(engine, dyn_game, settings.limits.clone(), move |e| {
-        if let SearchEvent::Info(info) = e {
-            if info.bound.is_none() && !info.pv.is_empty() {
-                let mut l = sink.lock().unwrap_or_else(|e| e.into_inner());
-                match l.iter_mut().find(|x| x.multipv == info.multipv) {
-                    Some(x) => *x = info,
-                    None => l.push(info),
-                }
-            }
-        }
-    })
-    .ok()?;
-    let mut lines = std::mem::take(&mut *lines.lock().unwrap_or_else(|e| e.into_inner()));
-    lines.sort_by_key(|l| l.multipv);
-    // Distinct first moves only (a line reported at two depths counts once).
-    let mut seen = Vec::new();
-    lines.retain(|l| {
-        let first = l.pv[0].clone();
-        let new = !seen.contains(&first);
-        seen.push(first);
-        new
-    });
+    let (best, lines) =
+        crate::engine::search_lines(engine, dyn_game, settings.limits.clone()).ok()?;
     if lines.is_empty() {
         return best.best;
     }
