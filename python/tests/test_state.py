@@ -179,3 +179,15 @@ def test_wrapped_and_parallel_envs_pickle():
         o = c._aec.observe("player_1")
         assert np.array_equal(o["action_mask"], par._aec.observe("player_1")["action_mask"])
         assert c.agents == par.agents
+
+
+def test_xiangqi_state_is_refused_by_xiangqi_capture():
+    """The two games share a position type in Rust; their states still do not mix."""
+    state = ChuheEnv("xiangqi-capture").get_state()
+    with pytest.raises(ValueError, match="xiangqi-capture"):
+        ChuheEnv("xiangqi").set_state(state)
+    with pytest.raises(ValueError, match="xiangqi-capture"):
+        ChuheEnv("xiangqi").set_state(pickle.loads(pickle.dumps(state)))
+    venv = ChuheVectorEnv("xiangqi-capture", num_envs=2)
+    with pytest.raises(ValueError, match="xiangqi"):
+        venv.set_state(ChuheVectorEnv("xiangqi", num_envs=2).get_state())

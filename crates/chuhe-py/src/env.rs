@@ -233,6 +233,8 @@ pub trait DynEnv: Send {
     fn save(&self) -> Box<dyn DynEpisode>;
     /// Restores a saved episode of the same game.
     fn restore(&mut self, episode: &dyn DynEpisode) -> Result<(), String>;
+    /// Checks that `position` (a FEEN or FEN) is a start position of this game.
+    fn check_position(&self, position: &str) -> Result<(), String>;
     /// Restores an episode written down; on error the environment is unchanged.
     fn load(&mut self, data: &EpisodeData) -> Result<(), String>;
 }
@@ -464,6 +466,17 @@ impl<P: GamePosition> Env<P> {
         matches!(self.opponent, Opponent::None)
     }
 
+    /// A start position of this game read from a FEEN or FEN.
+    fn parse_start(&self, text: &str) -> Result<P, String> {
+        P::from_text(text, self.start.config()).map_err(|e| {
+            format!(
+                "invalid {} position '{}': {e}",
+                self.start.kind(),
+                chuhe::quote_input(text)
+            )
+        })
+    }
+
     /// Restores an episode: the game, legal moves and the rest.
     fn set_episode(&mut self, ep: Episode<P>) {
         self.ep = ep;
@@ -522,13 +535,7 @@ impl<P: GamePosition> DynEnv for Env<P> {
         mask: &mut [i8],
     ) -> Result<(), String> {
         let start = match start {
-            Some(text) => P::from_text(text, self.start.config()).map_err(|e| {
-                format!(
-                    "invalid {} position '{}': {e}",
-                    self.start.kind(),
-                    chuhe::quote_input(text)
-                )
-            })?,
+            Some(text) => self.parse_start(text)?,
             None => self.start.clone(),
         };
         match seed {
@@ -673,6 +680,14 @@ impl<P: GamePosition> DynEnv for Env<P> {
     }
 
     fn restore(&mut self, episode: &dyn DynEpisode) -> Result<(), String> {
+        // Xiangqi and xiangqi-capture share a position type: the game is compared first.
+        if episode.kind() != self.start.kind() {
+            return Err(format!(
+                "the state is of a {} episode, not {}",
+                episode.kind(),
+                self.start.kind()
+            ));
+        }
         let ep = episode
             .as_any()
             .downcast_ref::<Episode<P>>()
@@ -685,6 +700,10 @@ impl<P: GamePosition> DynEnv for Env<P> {
             })?;
         self.set_episode(ep.clone());
         Ok(())
+    }
+
+    fn check_position(&self, position: &str) -> Result<(), String> {
+        self.parse_start(position).map(|_| ())
     }
 
     fn load(&mut self, data: &EpisodeData) -> Result<(), String> {

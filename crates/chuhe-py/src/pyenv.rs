@@ -723,10 +723,8 @@ impl VecCore {
         }
         if let Some(text) = position {
             // Checked once before any environment changes.
-            let mut probe = envs[0].clone_box();
-            let (mut o, mut m) = (vec![0.0; s.obs_len()], vec![0; s.actions]);
-            probe
-                .reset(Some(0), Some(text), &mut o, &mut m)
+            envs[0]
+                .check_position(text)
                 .map_err(crate::errors::InvalidPositionError::new_err)?;
         }
         let ob = buffer::<f32>(obs, n * s.obs_len(), "obs")?;
