@@ -23,6 +23,7 @@ from ._chuhe import Engine as _NativeEngine
 __all__ = [
     "GAMES",
     "Analysis",
+    "Line",
     "Engine",
     "Game",
     "IllegalMoveError",
@@ -52,11 +53,22 @@ class Analysis:
     pv: list[Move]
 
 
-class Engine:
-    """chuhe's engine. ``Engine(hash_mb=16, threads=1)``; searches release the GIL."""
+@dataclass(frozen=True)
+class Line:
+    """One of the engine's best moves (:meth:`Engine.lines`): ``score`` in centipawns from
+    the side to move's view, or ``mate`` in moves (positive: the side to move wins)."""
 
-    def __init__(self, hash_mb: int = 16, threads: int = 1) -> None:
-        self._native = _NativeEngine(hash_mb, threads)
+    move: Move
+    score: int | None
+    mate: int | None
+
+
+class Engine:
+    """chuhe's engine. ``Engine(hash_mb=16, threads=1, level=20)`` (``level`` 0 is the
+    weakest, 20 full strength); searches release the GIL."""
+
+    def __init__(self, hash_mb: int = 16, threads: int = 1, level: int = 20) -> None:
+        self._native = _NativeEngine(hash_mb, threads, level)
 
     def analyse(
         self,
@@ -78,6 +90,24 @@ class Engine:
             seconds=secs,
             pv=pv,
         )
+
+    def lines(
+        self,
+        game: Game,
+        multipv: int,
+        *,
+        depth: int | None = None,
+        nodes: int | None = None,
+        movetime: float | None = None,
+    ) -> list[Line]:
+        """The engine's ``multipv`` (1-64) best moves in ``game``'s position, best first,
+        each with its score (fewer when the position has fewer moves or the search ended
+        before it scored them)."""
+        found = self._native._lines(game, multipv, depth, nodes, movetime)
+        return [
+            Line(move=m, score=v if kind == "cp" else None, mate=v if kind == "mate" else None)
+            for m, kind, v in found
+        ]
 
     def play(
         self,
@@ -103,9 +133,26 @@ def _register() -> None:
         ("chuhe/XiangqiCapture-v0", "xiangqi-capture"),
     ):
         if env_id not in gymnasium.registry:
-            gymnasium.register(id=env_id, entry_point="chuhe.envs:ChuheEnv", kwargs={"game": game})
+            gymnasium.register(
+                id=env_id,
+                entry_point="chuhe.envs:ChuheEnv",
+                vector_entry_point="chuhe.vector:make_vector",
+                kwargs={"game": game},
+            )
     if "chuhe/GymXiangqi-v0" not in gymnasium.registry:
         gymnasium.register(id="chuhe/GymXiangqi-v0", entry_point="chuhe.gym_xiangqi:GymXiangqiEnv")
 
 
 _register()
+
+_SUBMODULES = ("envs", "vector", "gym_xiangqi", "pettingzoo")
+
+
+def __getattr__(name: str):
+    """The submodules (``chuhe.envs``, ``chuhe.vector``, ``chuhe.gym_xiangqi``,
+    ``chuhe.pettingzoo``) as attributes, imported on first use."""
+    if name in _SUBMODULES:
+        import importlib
+
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

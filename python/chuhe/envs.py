@@ -6,6 +6,10 @@ Xiongqi, 7 for Xiangqi). Plane ``r`` marks the side to move's pieces of role ``r
 (0, 1/3, 2/3, 1 for three or more), plane ``2R + 1`` with the half-move clock / 200 (at most
 1). Row 0 is the side to move's own back rank (the board is flipped rank-wise for the second
 player; files are not mirrored). Shapes: Xiongqi ``(22, 8, 8)``, Xiangqi ``(16, 10, 9)``.
+With ``history=k`` the ``2R`` piece planes of each of the ``k`` earlier positions follow
+(latest first, in the same view as the current position, zeros before the game's start):
+Xiangqi ``(16 + 14k, 10, 9)``. :mod:`chuhe.augment` mirrors observations, actions and masks
+left to right.
 
 Action: ``Discrete(SQUARES * SQUARES * CHOICES)``, action ``(from * SQUARES + to) * CHOICES +
 choice`` with squares ``rank * FILES + file`` in the same view as the observation. ``choice``
@@ -21,13 +25,15 @@ moved, in self-play). An illegal action ends the episode with -1 and
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from ._chuhe import EnvCore, Game, Move
+from . import _checks
+from ._chuhe import EnvCore, EnvState, Game, Move
 
 __all__ = ["ChuheEnv"]
 
@@ -37,8 +43,16 @@ class ChuheEnv(gym.Env):
 
     ``opponent``: ``None`` (self-play: each step is one move of the side to move),
     ``"random"`` (a random legal reply), or ``"engine"`` (chuhe's engine with
-    ``engine_nodes`` or ``engine_depth``; 1000 nodes when neither is given). ``agent_side``:
-    ``"first"``, ``"second"`` or ``"random"`` (with an opponent). ``max_plies`` truncates.
+    ``engine_nodes`` or ``engine_depth``, 1000 nodes when neither is given, at strength
+    ``engine_level`` 0-20; with ``engine_temperature`` ``t`` its reply is drawn among its
+    ``engine_lines`` best moves with probabilities proportional to ``exp(score / (100 t))``,
+    scores in centipawns, instead of always its best). ``agent_side``: ``"first"``,
+    ``"second"`` or ``"random"`` (with an opponent). ``max_plies`` truncates. ``history``:
+    the earlier positions the observation shows (see the module's help).
+
+    ``reset(options={"position": FEN or FEEN})`` starts that episode from the position.
+    ``clone()``, ``get_state()`` / ``set_state()`` and pickling copy the episode (an engine
+    opponent's copy starts with an empty hash table, so its replies may differ).
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
@@ -53,14 +67,42 @@ class ChuheEnv(gym.Env):
         agent_side: str = "first",
         max_plies: int | None = None,
         render_mode: str | None = None,
+        engine_level: int = 20,
+        engine_temperature: float | None = None,
+        engine_lines: int = 8,
+        history: int = 0,
     ) -> None:
+        _checks.env_arguments(
+            game=game,
+            position=position,
+            opponent=opponent,
+            engine_nodes=engine_nodes,
+            engine_depth=engine_depth,
+            agent_side=agent_side,
+            max_plies=max_plies,
+            engine_level=engine_level,
+            engine_temperature=engine_temperature,
+            engine_lines=engine_lines,
+            history=history,
+        )
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"unknown render_mode {render_mode!r} (ansi, rgb_array)")
+            raise ValueError(f"render_mode={render_mode!r} is not one of None, 'ansi', 'rgb_array'")
         self.game_name = game
         self.render_mode = render_mode
-        self._core = EnvCore(
-            game, position, opponent, engine_nodes, engine_depth, agent_side, max_plies
+        self._args = dict(
+            game=game,
+            position=position,
+            opponent=opponent,
+            engine_nodes=engine_nodes,
+            engine_depth=engine_depth,
+            agent_side=agent_side,
+            max_plies=max_plies,
+            engine_level=engine_level,
+            engine_temperature=engine_temperature,
+            engine_lines=engine_lines,
+            history=history,
         )
+        self._core = EnvCore(**self._args)
         files, ranks, planes, choices, actions = self._core.spec()
         self.files, self.ranks, self.choices = files, ranks, choices
         self.observation_space = spaces.Box(0.0, 1.0, (planes, ranks, files), np.float32)
@@ -72,6 +114,7 @@ class ChuheEnv(gym.Env):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
+        position = _checks.reset_options(options)
         super().reset(seed=seed)
         core_seed = None
         if seed is not None or not self._seeded:
@@ -79,14 +122,16 @@ class ChuheEnv(gym.Env):
             self._seeded = True
         obs = np.empty(self._shape, np.float32)
         mask = np.empty(self.action_space.n, np.int8)
-        self._core.reset(core_seed, obs, mask)
+        self._core.reset(core_seed, obs, mask, position)
         self._mask = mask
         return obs, {"action_mask": mask}
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """Plays ``action`` (an int in the action space; others raise ``ValueError`` or
+        ``TypeError``) and the opponent's reply."""
         obs = np.empty(self._shape, np.float32)
         mask = np.empty(self.action_space.n, np.int8)
-        reward, terminated, truncated, illegal = self._core.step(int(action), obs, mask)
+        reward, terminated, truncated, illegal = self._core.step(action, obs, mask)
         self._mask = mask
         info: dict[str, Any] = {"action_mask": mask}
         if illegal:
@@ -111,8 +156,9 @@ class ChuheEnv(gym.Env):
 
     def decode_action(self, action: int) -> Move | None:
         """The move an action stands for in the current position (legal or not), or ``None``
-        when the number encodes no move."""
-        return self._core.decode(int(action))
+        when the action joins a square to itself (no move); an action outside the space
+        raises ``ValueError``."""
+        return self._core.decode(action)
 
     @property
     def game(self) -> Game:
@@ -123,6 +169,45 @@ class ChuheEnv(gym.Env):
     def agent_side(self) -> str:
         """The agent's side this episode: ``"first"`` or ``"second"``."""
         return self._core.agent
+
+    # ---- state ---------------------------------------------------------------------------
+    def get_state(self) -> EnvState:
+        """The episode so far (picklable; cheap: a copy in memory), for :meth:`set_state`."""
+        return self._core.save()
+
+    def set_state(self, state: EnvState) -> tuple[np.ndarray, dict[str, Any]]:
+        """Restores an episode saved by :meth:`get_state` of an env of the same game; returns
+        its observation and ``{"action_mask": …}``."""
+        obs = np.empty(self._shape, np.float32)
+        mask = np.empty(self.action_space.n, np.int8)
+        self._core.restore(state, obs, mask)
+        self._mask = mask
+        return obs, {"action_mask": mask}
+
+    def clone(self) -> ChuheEnv:
+        """An independent copy at the same point of the episode, made in Rust (the random
+        generator of ``reset(seed=…)`` is shared; an engine opponent starts afresh)."""
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new._core = self._core.clone()
+        return new
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> ChuheEnv:
+        new = self.clone()
+        new._np_random = copy.deepcopy(self._np_random, memo)
+        return new
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state["_core"] = self._core.save()
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._core = EnvCore(**self._args)
+        obs = np.empty(self._shape, np.float32)
+        self._mask = np.empty(self.action_space.n, np.int8)
+        self._core.restore(state["_core"], obs, self._mask)
 
     def render(self) -> str | np.ndarray | None:
         if self.render_mode == "ansi":

@@ -1,7 +1,10 @@
-"""Standard Xiangqi with gym-xiangqi's encodings, so code written for gym-xiangqi runs on
-chuhe after changing the line that makes the environment::
+"""Standard Xiangqi with gym-xiangqi's observation and action encodings::
 
-    env = gym.make("chuhe/GymXiangqi-v0")   # was: gym.make("gym_xiangqi:xiangqi-v0")
+    env = gym.make("chuhe/GymXiangqi-v0")
+
+It is not a drop-in replacement: code written for gym-xiangqi 0.5.0 (gym's older API,
+``turn``, ``ally_actions`` / ``enemy_actions``, its rules and rewards) does not run on it
+unchanged; only the encodings are gym-xiangqi's.
 
 Observation: ``int64[10, 9]``, the board from the agent's side: row 0 is the far back rank,
 row 9 the agent's own, column 0 the agent's left. Each piece is its gym-xiangqi id, positive
@@ -27,6 +30,8 @@ and is answered with a penalty (``illegal_reward``, default -1) and
 
 from __future__ import annotations
 
+import copy
+import math
 import random
 from typing import Any
 
@@ -34,7 +39,8 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from ._chuhe import Engine, Game, Move
+from . import Engine, _checks
+from ._chuhe import Game, Move
 
 __all__ = ["GymXiangqiEnv", "move_to_action", "action_to_move", "INITIAL_BOARD"]
 
@@ -90,12 +96,29 @@ def action_to_move(action: int) -> tuple[int, list[int], list[int]]:
     return pid + 1, list(divmod(start, COLS)), list(divmod(end, COLS))
 
 
+def _action(action: Any) -> int:
+    """An action of ``Discrete(129600)``; anything else raises, naming it."""
+    if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+        if not (isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu"):
+            raise TypeError(
+                f"action {action!r} is not an integer of the action space Discrete({N_ACTIONS})"
+            )
+    a = int(action)
+    if not 0 <= a < N_ACTIONS:
+        raise ValueError(f"action {a} is outside the action space Discrete({N_ACTIONS})")
+    return a
+
+
 class GymXiangqiEnv(gym.Env):
     """Standard Xiangqi with gym-xiangqi's observation and action encodings.
 
     ``agent_color``: ``"red"`` (or gym-xiangqi's ``RED = 0``) or ``"black"`` (``BLACK = 1``).
     ``opponent``: ``None`` (self-play, as gym-xiangqi), ``"random"`` or ``"engine"``
-    (``engine_nodes``, default 1000). ``position``: a FEN or FEEN to start from.
+    (``engine_nodes``, default 1000, at strength ``engine_level`` 0-20; with
+    ``engine_temperature`` ``t`` its reply is drawn among its ``engine_lines`` best moves with
+    probabilities proportional to ``exp(score / (100 t))``). ``position``: a FEN
+    or FEEN to start from (``reset(options={"position": …})`` for one episode).
+    ``clone()``, ``get_state()`` / ``set_state()`` and pickling copy the episode.
     """
 
     metadata = {"render_modes": ["ansi"], "render_fps": 4}
@@ -108,17 +131,29 @@ class GymXiangqiEnv(gym.Env):
         position: str | None = None,
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
+        engine_level: int = 20,
+        engine_temperature: float | None = None,
+        engine_lines: int = 8,
     ) -> None:
         colors = {"red": "first", 0: "first", "black": "second", 1: "second"}
-        if agent_color not in colors:
-            raise ValueError(f"agent_color {agent_color!r} is not 'red' (0) or 'black' (1)")
-        if opponent not in (None, "random", "engine"):
-            raise ValueError(f"opponent {opponent!r} is not None, 'random' or 'engine'")
+        if isinstance(agent_color, bool) or agent_color not in colors:
+            raise ValueError(f"agent_color={agent_color!r} is not 'red' (0) or 'black' (1)")
+        _checks.choice("opponent", opponent, _checks.OPPONENTS)
+        _checks.integer("engine_nodes", engine_nodes, 1)
+        _checks.integer("engine_level", engine_level, 0, 20)
+        _checks.temperature(engine_temperature)
+        _checks.integer("engine_lines", engine_lines, 1, 64)
+        _checks.text("position", position)
+        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float)):
+            raise TypeError(f"illegal_reward={illegal_reward!r} is not a number")
         if render_mode not in (None, "ansi"):
-            raise ValueError(f"unknown render_mode {render_mode!r} (ansi)")
+            raise ValueError(f"render_mode={render_mode!r} is not one of None, 'ansi'")
         self.agent = colors[agent_color]
         self.opponent = opponent
         self.engine_nodes = engine_nodes
+        self.engine_level = engine_level
+        self.engine_temperature = engine_temperature
+        self.engine_lines = engine_lines
         self.position = position
         self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
@@ -206,10 +241,11 @@ class GymXiangqiEnv(gym.Env):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
+        position = _checks.reset_options(options)
         super().reset(seed=seed)
         if seed is not None:
             self._rng.seed(seed)
-        self._game = Game("xiangqi", self.position)
+        self._game = Game("xiangqi", position if position is not None else self.position)
         self._assign_ids()
         if self.opponent is not None and self._game.turn != self.agent:
             self._opponent_move()
@@ -223,9 +259,24 @@ class GymXiangqiEnv(gym.Env):
             m = self._rng.choice(self._game.legal_moves)
         else:
             if self._engine is None:
-                self._engine = Engine()
-            m = self._engine.play(self._game, nodes=self.engine_nodes)
+                self._engine = Engine(level=self.engine_level)
+            if self.engine_temperature is None:
+                m = self._engine.play(self._game, nodes=self.engine_nodes)
+            else:
+                m = self._softmax_reply()
         self._apply(m)
+
+    def _softmax_reply(self) -> Move:
+        """A move drawn among the engine's best, with probabilities proportional to
+        ``exp(score / (100 * engine_temperature))``."""
+        lines = self._engine.lines(self._game, self.engine_lines, nodes=self.engine_nodes)
+        values = [
+            float(x.score) if x.mate is None else (1e5 - x.mate if x.mate > 0 else -1e5 - x.mate)
+            for x in lines
+        ]
+        top = max(values)
+        weights = [math.exp((v - top) / (100.0 * self.engine_temperature)) for v in values]
+        return self._rng.choices([x.move for x in lines], weights=weights)[0]
 
     def _reward(self, side: str) -> float:
         winner = self._game.winner
@@ -234,7 +285,7 @@ class GymXiangqiEnv(gym.Env):
         return 1.0 if winner == side else -1.0
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        action = int(action)
+        action = _action(action)
         if self._game.is_over():
             raise RuntimeError("the game is over: call reset()")
         mover = self._game.turn
@@ -263,7 +314,7 @@ class GymXiangqiEnv(gym.Env):
 
     def decode_action(self, action: int) -> Move | None:
         """The legal move an action stands for, or ``None``."""
-        return self._legal.get(int(action))
+        return self._legal.get(_action(action))
 
     def encode_move(self, move: Move | str) -> int:
         """The action of a legal move (a ``Move`` or its text in any notation)."""
@@ -275,6 +326,32 @@ class GymXiangqiEnv(gym.Env):
     def game(self) -> Game:
         """A copy of the game so far."""
         return self._game.copy()
+
+    # ---- state ---------------------------------------------------------------------------
+    def get_state(self) -> tuple:
+        """The episode so far (picklable), for :meth:`set_state`."""
+        return (self._game.copy(), self.state.copy(), self._rng.getstate())
+
+    def set_state(self, state: tuple) -> tuple[np.ndarray, dict[str, Any]]:
+        """Restores an episode saved by :meth:`get_state`; returns its observation and
+        ``{"action_mask": …}``."""
+        game, board, rng = state
+        if not isinstance(game, Game) or game.game != "xiangqi":
+            raise ValueError(f"{state!r} is not a state of GymXiangqiEnv")
+        self._game = game.copy()
+        self.state = np.array(board, np.int64)
+        self._rng.setstate(rng)
+        self._refresh()
+        return self.state.copy(), {"action_mask": self._mask.copy()}
+
+    def clone(self) -> GymXiangqiEnv:
+        """An independent copy at the same point of the episode."""
+        return copy.deepcopy(self)
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state["_engine"] = None  # made again when needed (an empty hash table)
+        return state
 
     def render(self) -> str | None:
         if self.render_mode == "ansi":

@@ -151,3 +151,33 @@ pub fn new_game(kind: GameKind, position: &str) -> Result<Box<dyn DynGame>, Setu
     }
     kind.visit(Open(position))
 }
+
+/// A game of `kind` from a FEEN or FEN with its half-move clock set to `halfmove`.
+pub fn new_game_at(
+    kind: GameKind,
+    position: &str,
+    halfmove: u32,
+) -> Result<Box<dyn DynGame>, SetupError> {
+    struct Open<'a>(&'a str, u32);
+    impl GameVisitor for Open<'_> {
+        type Output = Result<Box<dyn DynGame>, SetupError>;
+        fn visit<P: GamePosition>(self, config: P::Config) -> Self::Output {
+            let mut start = P::from_text(self.0, config)?;
+            start.set_halfmove(self.1);
+            Ok(Box::new(Game::<P>::from_position(start)))
+        }
+    }
+    kind.visit(Open(position, halfmove))
+}
+
+/// A position of `kind` (a FEEN or FEN), for a move to be written in.
+pub fn new_pos(kind: GameKind, position: &str) -> Result<Arc<dyn DynPos>, SetupError> {
+    struct Open<'a>(&'a str);
+    impl GameVisitor for Open<'_> {
+        type Output = Result<Arc<dyn DynPos>, SetupError>;
+        fn visit<P: GamePosition>(self, config: P::Config) -> Self::Output {
+            Ok(Arc::new(P::from_text(self.0, config)?))
+        }
+    }
+    kind.visit(Open(position))
+}

@@ -5,15 +5,19 @@
 //! - Observation: `float32[2 × ROLES + 2, RANKS, FILES]`, from the side to move's view: plane
 //!   `r` holds its pieces of role `r`, plane `ROLES + r` the opponent's, plane `2 × ROLES` the
 //!   earlier occurrences of the position (0, 1/3, 2/3, 1 for three or more), plane
-//!   `2 × ROLES + 1` the half-move clock / 200 (at most 1). Row 0 is the side to move's own
+//!   `2 × ROLES + 1` the half-move clock / 200 (at most 1), then with `history = k` the
+//!   `2 × ROLES` piece planes of each of the `k` earlier positions (latest first, the same
+//!   view, zeros before the game's start). Row 0 is the side to move's own
 //!   back rank (the second player's board is flipped rank-wise; files are not mirrored).
 //! - Action: `(from × SQUARES + to) × CHOICES + choice`, squares `rank × FILES + file` in the
 //!   same view; `choice` is 0, or for Xiongqi 1–6 for a promotion to E, A, C, R, B, H.
 
+use std::any::Any;
+
 use chuhe::{Game, GameKind, GameMove, GamePosition, GameSquare, GameVisitor, MoveBuffer, Side};
-use chuhe_engine::{Engine, Limits};
+use chuhe_engine::{Engine, Limits, Score};
 use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
+use rand::{Rng, RngCore, SeedableRng};
 
 use crate::core::DynGame;
 
@@ -33,14 +37,149 @@ impl Spec {
     }
 }
 
+/// The random source of an environment: a seeded [`SmallRng`] that counts its draws, so
+/// that its state can be written down (the seed and the count) and rebuilt.
+#[derive(Clone, Debug)]
+pub struct ReplayRng {
+    rng: SmallRng,
+    seed: u64,
+    draws: u64,
+}
+
+impl ReplayRng {
+    /// A source seeded with `seed`.
+    pub fn new(seed: u64) -> ReplayRng {
+        ReplayRng {
+            rng: SmallRng::seed_from_u64(seed),
+            seed,
+            draws: 0,
+        }
+    }
+
+    /// The source `seed` after `draws` draws.
+    pub fn replayed(seed: u64, draws: u64) -> ReplayRng {
+        let mut r = ReplayRng::new(seed);
+        for _ in 0..draws {
+            r.next_u64();
+        }
+        r
+    }
+
+    /// `(seed, draws)`: what [`ReplayRng::replayed`] rebuilds it from.
+    pub fn state(&self) -> (u64, u64) {
+        (self.seed, self.draws)
+    }
+
+    /// Reseeds from its own next draw, so that the state to replay stays short.
+    pub fn renew(&mut self) {
+        let seed = self.next_u64();
+        *self = ReplayRng::new(seed);
+    }
+}
+
+impl RngCore for ReplayRng {
+    // Each of SmallRng's `next_u32` and `next_u64` advances its state by one step.
+    fn next_u32(&mut self) -> u32 {
+        self.draws += 1;
+        self.rng.next_u32()
+    }
+    fn next_u64(&mut self) -> u64 {
+        self.draws += 1;
+        self.rng.next_u64()
+    }
+    fn fill_bytes(&mut self, dest: &mut [u8]) {
+        for chunk in dest.chunks_mut(8) {
+            let bytes = self.next_u64().to_le_bytes();
+            chunk.copy_from_slice(&bytes[..chunk.len()]);
+        }
+    }
+    fn try_fill_bytes(&mut self, dest: &mut [u8]) -> Result<(), rand::Error> {
+        self.fill_bytes(dest);
+        Ok(())
+    }
+}
+
+/// How chuhe's engine plays as an opponent.
+#[derive(Clone, Debug)]
+pub struct EngineSettings {
+    /// The search budget of each reply.
+    pub limits: Limits,
+    /// Strength level, 0 (weakest) to 20 (full strength).
+    pub level: u8,
+    /// `Some(t)`: the reply is drawn among the engine's best lines (`lines` of them) with
+    /// probabilities proportional to `exp(score / (100 t))`, scores in centipawns; `None`:
+    /// the engine's best move.
+    pub temperature: Option<f64>,
+    /// The lines scored for a drawn reply (MultiPV).
+    pub lines: usize,
+}
+
+impl EngineSettings {
+    /// An engine set up to play with these settings.
+    pub fn engine(&self, kind: GameKind) -> Result<Engine, String> {
+        let mut engine = Engine::new(kind);
+        engine.set_hash(1).map_err(|e| e.to_string())?;
+        engine
+            .set_level(usize::from(self.level))
+            .map_err(|e| e.to_string())?;
+        if self.temperature.is_some() {
+            engine.set_multipv(self.lines).map_err(|e| e.to_string())?;
+        }
+        Ok(engine)
+    }
+}
+
 /// Who answers the agent's moves.
 pub enum Opponent {
     /// Self-play: every step is one move of the side to move.
     None,
     /// A uniformly random legal move.
     Random,
-    /// chuhe's engine with a node or depth budget.
-    Engine(Box<Engine>, Limits),
+    /// chuhe's engine (made at its first reply: a copy of an environment makes none until
+    /// it is needed).
+    Engine(Option<Box<Engine>>, EngineSettings),
+}
+
+impl Opponent {
+    /// The same opponent, with no engine made yet (a fresh one, an empty hash table).
+    fn fresh(&self) -> Opponent {
+        match self {
+            Opponent::None => Opponent::None,
+            Opponent::Random => Opponent::Random,
+            Opponent::Engine(_, settings) => Opponent::Engine(None, settings.clone()),
+        }
+    }
+}
+
+/// The state of an episode, apart from the environment's settings: what `get_state`
+/// returns and pickles hold.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EpisodeData {
+    /// The game.
+    pub kind: GameKind,
+    /// The episode's start position (FEEN) and its half-move clock.
+    pub start: String,
+    pub halfmove: u32,
+    /// The moves played, in coordinate form.
+    pub moves: Vec<String>,
+    /// The agent's side.
+    pub agent: Side,
+    /// Is the episode over?
+    pub ended: bool,
+    /// The random source: seed and draws.
+    pub rng: (u64, u64),
+}
+
+/// An episode in memory, for a quick save and restore.
+pub trait DynEpisode: Send + Sync {
+    /// The game.
+    fn kind(&self) -> GameKind;
+    /// A copy.
+    fn clone_box(&self) -> Box<dyn DynEpisode>;
+    /// Written down.
+    fn data(&self) -> EpisodeData;
+    /// As `Any`, to restore it into an environment of the same game.
+    fn as_any(&self) -> &dyn Any;
 }
 
 /// The result of one step.
@@ -55,8 +194,16 @@ pub struct StepOut {
 /// An environment, object-safe for the Python classes.
 pub trait DynEnv: Send {
     fn spec(&self) -> Spec;
-    /// Starts a new episode; `seed` reseeds the random source.
-    fn reset(&mut self, seed: Option<u64>, obs: &mut [f32], mask: &mut [i8]);
+    /// Starts a new episode, from `start` (a FEEN or FEN) when given, else from the
+    /// environment's start position; `seed` reseeds the random source. On error (a position
+    /// that does not read) nothing changed.
+    fn reset(
+        &mut self,
+        seed: Option<u64>,
+        start: Option<&str>,
+        obs: &mut [f32],
+        mask: &mut [i8],
+    ) -> Result<(), String>;
     /// Plays `action` (and the opponent's reply); writes the next observation and mask.
     fn step(&mut self, action: i64, obs: &mut [f32], mask: &mut [i8]) -> Result<StepOut, String>;
     /// The action of a move (its encoding) in the current position's view.
@@ -77,19 +224,75 @@ pub trait DynEnv: Send {
     fn observe(&self, side: Side, obs: &mut [f32]);
     /// Every piece: square index, side (0 first, 1 second), role index.
     fn pieces(&self) -> Vec<(usize, u8, usize)>;
+    /// Writes the observation and mask of the current position.
+    fn current(&self, obs: &mut [f32], mask: &mut [i8]);
+    /// A copy: the same settings and episode (an engine opponent starts with an empty hash
+    /// table).
+    fn clone_box(&self) -> Box<dyn DynEnv>;
+    /// The episode, to restore later.
+    fn save(&self) -> Box<dyn DynEpisode>;
+    /// Restores a saved episode of the same game.
+    fn restore(&mut self, episode: &dyn DynEpisode) -> Result<(), String>;
+    /// Checks that `position` (a FEEN or FEN) is a start position of this game.
+    fn check_position(&self, position: &str) -> Result<(), String>;
+    /// Restores an episode written down; on error the environment is unchanged.
+    fn load(&mut self, data: &EpisodeData) -> Result<(), String>;
+}
+
+/// The state of one episode.
+#[derive(Clone)]
+struct Episode<P: GamePosition> {
+    game: Game<P>,
+    legal: P::Moves,
+    agent: Side,
+    ended: bool,
+    rng: ReplayRng,
+}
+
+impl<P: GamePosition> DynEpisode for Episode<P> {
+    fn kind(&self) -> GameKind {
+        self.game.position().kind()
+    }
+    fn clone_box(&self) -> Box<dyn DynEpisode> {
+        Box::new(self.clone())
+    }
+    fn data(&self) -> EpisodeData {
+        let start = self.game.start_position();
+        let moves = self
+            .game
+            .moves()
+            .iter()
+            .zip(self.game.positions())
+            .map(|(&m, before)| {
+                before
+                    .move_to_text(m, chuhe::MoveNotation::Uci)
+                    .unwrap_or_else(|_| m.to_string())
+            })
+            .collect();
+        EpisodeData {
+            kind: start.kind(),
+            start: start.to_feen(),
+            halfmove: start.halfmove(),
+            moves,
+            agent: self.agent,
+            ended: self.ended,
+            rng: self.rng.state(),
+        }
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
 }
 
 /// The environment of one game.
 pub struct Env<P: GamePosition> {
     start: P,
-    game: Game<P>,
-    legal: P::Moves,
+    ep: Episode<P>,
     opponent: Opponent,
     agent_side: Option<Side>,
-    agent: Side,
     max_plies: Option<usize>,
-    ended: bool,
-    rng: SmallRng,
+    /// Earlier positions shown in the observation (their piece planes).
+    history: usize,
 }
 
 #[inline]
@@ -103,24 +306,37 @@ fn view<S: GameSquare>(index: usize, side: Side) -> usize {
     }
 }
 
+/// A score as centipawns for a softmax: a forced win or loss far beyond any material score.
+fn softmax_value(score: Score) -> f64 {
+    match score {
+        Score::Cp(v) => f64::from(v),
+        Score::Mate(n) if n > 0 => 100_000.0 - f64::from(n),
+        Score::Mate(n) => -100_000.0 - f64::from(n),
+    }
+}
+
 impl<P: GamePosition> Env<P> {
     pub fn new(
         start: P,
         opponent: Opponent,
         agent_side: Option<Side>,
         max_plies: Option<usize>,
+        history: usize,
     ) -> Env<P> {
         let game = Game::from_position(start.clone());
         let mut env = Env {
             start,
-            game,
-            legal: P::Moves::default(),
+            ep: Episode {
+                game,
+                legal: P::Moves::default(),
+                agent: agent_side.unwrap_or(Side::First),
+                ended: false,
+                rng: ReplayRng::new(0),
+            },
             opponent,
             agent_side,
-            agent: agent_side.unwrap_or(Side::First),
             max_plies,
-            ended: false,
-            rng: SmallRng::seed_from_u64(0),
+            history,
         };
         env.refresh();
         env
@@ -135,12 +351,12 @@ impl<P: GamePosition> Env<P> {
     };
 
     fn refresh(&mut self) {
-        self.legal.clear();
-        self.game.legal_moves_into(&mut self.legal);
+        self.ep.legal.clear();
+        self.ep.game.legal_moves_into(&mut self.ep.legal);
     }
 
     fn encode_move(&self, m: P::Move) -> usize {
-        let side = self.game.position().turn();
+        let side = self.ep.game.position().turn();
         let from = view::<P::Square>(m.from().index(), side);
         let to = view::<P::Square>(m.to().index(), side);
         (from * P::Square::COUNT + to) * P::Move::CHOICES + m.choice()
@@ -151,11 +367,14 @@ impl<P: GamePosition> Env<P> {
         if a >= Self::SPEC.actions {
             return None;
         }
-        let side = self.game.position().turn();
+        let side = self.ep.game.position().turn();
         let choice = a % P::Move::CHOICES;
         let squares = a / P::Move::CHOICES;
         let from = view::<P::Square>(squares / P::Square::COUNT, side);
         let to = view::<P::Square>(squares % P::Square::COUNT, side);
+        if from == to {
+            return None;
+        }
         P::Move::with_choice(
             P::Square::from_index(from)?,
             P::Square::from_index(to)?,
@@ -164,15 +383,15 @@ impl<P: GamePosition> Env<P> {
     }
 
     fn write(&self, obs: &mut [f32], mask: &mut [i8]) {
-        self.write_obs(self.game.position().turn(), obs);
+        self.write_obs(self.ep.game.position().turn(), obs);
         mask.fill(0);
-        for &m in self.legal.iter() {
+        for &m in self.ep.legal.iter() {
             mask[self.encode_move(m)] = 1;
         }
     }
 
     fn write_obs(&self, me: Side, obs: &mut [f32]) {
-        let pos = self.game.position();
+        let pos = self.ep.game.position();
         let n = P::Square::COUNT;
         let roles = P::ROLES.len();
         // The piece planes are cleared; the last two are filled whole below.
@@ -182,6 +401,7 @@ impl<P: GamePosition> Env<P> {
             obs[plane * n + view::<P::Square>(sq.index(), me)] = 1.0;
         });
         let earlier = self
+            .ep
             .game
             .history()
             .occurrences(pos)
@@ -191,29 +411,44 @@ impl<P: GamePosition> Env<P> {
         obs[2 * roles * n..(2 * roles + 1) * n].fill(rep);
         let clock = pos.halfmove().min(200) as f32 / 200.0;
         obs[(2 * roles + 1) * n..(2 * roles + 2) * n].fill(clock);
+        // The earlier positions, latest first, from the same view; zeros before the start.
+        let per = 2 * roles * n;
+        let base = (2 * roles + 2) * n;
+        let positions = self.ep.game.positions();
+        for j in 1..=self.history {
+            let out = &mut obs[base + (j - 1) * per..base + j * per];
+            out.fill(0.0);
+            if let Some(i) = positions.len().checked_sub(1 + j) {
+                positions[i].for_each_piece(|sq, side, role| {
+                    let plane = if side == me { role } else { roles + role };
+                    out[plane * n + view::<P::Square>(sq.index(), me)] = 1.0;
+                });
+            }
+        }
     }
 
     fn play(&mut self, m: P::Move) {
         // Moves come from the legal list: the arbiter accepts them, and generates the next
         // legal moves once for the outcome and the list.
-        self.game.play_legal(m, &mut self.legal);
+        self.ep.game.play_legal(m, &mut self.ep.legal);
     }
 
     fn opponent_move(&mut self) {
         let m = match &mut self.opponent {
             Opponent::None => return,
             Opponent::Random => None,
-            Opponent::Engine(engine, limits) => {
-                crate::engine::search(engine, &self.game, limits.clone())
-                    .ok()
-                    .and_then(|b| b.best)
-                    .and_then(|t| {
-                        self.game
-                            .position()
-                            .parse_move_as(&t, chuhe::MoveNotation::Uci)
-                            .ok()
-                    })
-                    .filter(|m| self.legal.contains(m))
+            Opponent::Engine(slot, settings) => {
+                if slot.is_none() {
+                    // The settings were accepted when the environment was made.
+                    *slot = settings.engine(self.start.kind()).ok().map(Box::new);
+                }
+                let texts = slot.as_deref_mut().and_then(|engine| {
+                    engine_reply(engine, settings, &self.ep.game, &mut self.ep.rng)
+                });
+                let pos = self.ep.game.position();
+                texts
+                    .and_then(|t| pos.parse_move_as(&t, chuhe::MoveNotation::Uci).ok())
+                    .filter(|m| self.ep.legal.contains(m))
             }
         };
         let m = m.or_else(|| self.random_move());
@@ -223,55 +458,126 @@ impl<P: GamePosition> Env<P> {
     }
 
     fn random_move(&mut self) -> Option<P::Move> {
-        (!self.legal.is_empty()).then(|| self.legal[self.rng.gen_range(0..self.legal.len())])
+        let legal = &self.ep.legal;
+        (!legal.is_empty()).then(|| legal[self.ep.rng.gen_range(0..legal.len())])
     }
 
     fn self_play(&self) -> bool {
         matches!(self.opponent, Opponent::None)
     }
+
+    /// A start position of this game read from a FEEN or FEN.
+    fn parse_start(&self, text: &str) -> Result<P, String> {
+        P::from_text(text, self.start.config()).map_err(|e| {
+            format!(
+                "invalid {} position '{}': {e}",
+                self.start.kind(),
+                chuhe::quote_input(text)
+            )
+        })
+    }
+
+    /// Restores an episode: the game, legal moves and the rest.
+    fn set_episode(&mut self, ep: Episode<P>) {
+        self.ep = ep;
+    }
+}
+
+/// The engine's reply (coordinate text) in `game`: its best move, or one drawn by softmax
+/// over its scored lines.
+fn engine_reply<P: GamePosition>(
+    engine: &mut Engine,
+    settings: &EngineSettings,
+    game: &Game<P>,
+    rng: &mut ReplayRng,
+) -> Option<String> {
+    let dyn_game: &dyn crate::core::DynGame = game;
+    let Some(temperature) = settings.temperature else {
+        return crate::engine::search(engine, dyn_game, settings.limits.clone(), |_| {})
+            .ok()
+            .and_then(|b| b.best);
+    };
+    let (best, lines) =
+        crate::engine::search_lines(engine, dyn_game, settings.limits.clone()).ok()?;
+    if lines.is_empty() {
+        return best.best;
+    }
+    let values: Vec<f64> = lines.iter().map(|l| softmax_value(l.score)).collect();
+    let top = values.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+    let weights: Vec<f64> = values
+        .iter()
+        .map(|v| ((v - top) / (100.0 * temperature)).exp())
+        .collect();
+    let total: f64 = weights.iter().sum();
+    let mut x = rng.gen::<f64>() * total;
+    for (line, w) in lines.iter().zip(&weights) {
+        if x < *w {
+            return Some(line.pv[0].clone());
+        }
+        x -= w;
+    }
+    lines.last().map(|l| l.pv[0].clone())
 }
 
 impl<P: GamePosition> DynEnv for Env<P> {
     fn spec(&self) -> Spec {
-        Self::SPEC
+        Spec {
+            planes: Self::SPEC.planes + 2 * P::ROLES.len() * self.history,
+            ..Self::SPEC
+        }
     }
 
-    fn reset(&mut self, seed: Option<u64>, obs: &mut [f32], mask: &mut [i8]) {
-        if let Some(s) = seed {
-            self.rng = SmallRng::seed_from_u64(s);
+    fn reset(
+        &mut self,
+        seed: Option<u64>,
+        start: Option<&str>,
+        obs: &mut [f32],
+        mask: &mut [i8],
+    ) -> Result<(), String> {
+        let start = match start {
+            Some(text) => self.parse_start(text)?,
+            None => self.start.clone(),
+        };
+        match seed {
+            Some(s) => self.ep.rng = ReplayRng::new(s),
+            None => self.ep.rng.renew(),
         }
-        self.game.restart(self.start.clone());
+        self.ep.game.restart(start);
         // The engine forgets the last episode, so that a seeded episode repeats exactly.
-        if let Opponent::Engine(engine, _) = &mut self.opponent {
+        if let Opponent::Engine(Some(engine), _) = &mut self.opponent {
             let _ = engine.new_game();
         }
-        self.ended = false;
+        self.ep.ended = false;
         self.refresh();
-        self.agent = match self.agent_side {
+        self.ep.agent = match self.agent_side {
             Some(side) => side,
-            None if self.self_play() => self.start.turn(),
+            None if self.self_play() => self.ep.game.position().turn(),
             None => {
-                if self.rng.gen::<bool>() {
+                if self.ep.rng.gen::<bool>() {
                     Side::First
                 } else {
                     Side::Second
                 }
             }
         };
-        if !self.self_play() && self.game.position().turn() != self.agent {
+        if !self.self_play() && self.ep.game.position().turn() != self.ep.agent {
             self.opponent_move();
         }
         self.write(obs, mask);
+        Ok(())
     }
 
     fn step(&mut self, action: i64, obs: &mut [f32], mask: &mut [i8]) -> Result<StepOut, String> {
-        if self.ended || self.game.outcome().is_some() {
+        if self.ep.ended || self.ep.game.outcome().is_some() {
             return Err("the episode is over; call reset() first".into());
         }
-        let mover = self.game.position().turn();
-        let Some(m) = self.decode_move(action).filter(|m| self.legal.contains(m)) else {
+        let mover = self.ep.game.position().turn();
+        let Some(m) = self
+            .decode_move(action)
+            .filter(|m| self.ep.legal.contains(m))
+        else {
             // An illegal action loses the episode.
-            self.ended = true;
+            self.ep.ended = true;
             self.write(obs, mask);
             return Ok(StepOut {
                 reward: -1.0,
@@ -281,20 +587,27 @@ impl<P: GamePosition> DynEnv for Env<P> {
             });
         };
         self.play(m);
-        if self.game.outcome().is_none() {
+        if self.ep.game.outcome().is_none() {
             self.opponent_move();
         }
-        let agent = if self.self_play() { mover } else { self.agent };
+        let agent = if self.self_play() {
+            mover
+        } else {
+            self.ep.agent
+        };
         self.write(obs, mask);
-        let outcome = self.game.outcome();
+        let outcome = self.ep.game.outcome();
         let reward = match outcome.and_then(|o| o.winner) {
             Some(w) if w == agent => 1.0,
             Some(_) => -1.0,
             None => 0.0,
         };
         let terminated = outcome.is_some();
-        let truncated = !terminated && self.max_plies.is_some_and(|n| self.game.moves().len() >= n);
-        self.ended = terminated || truncated;
+        let truncated = !terminated
+            && self
+                .max_plies
+                .is_some_and(|n| self.ep.game.moves().len() >= n);
+        self.ep.ended = terminated || truncated;
         Ok(StepOut {
             reward,
             terminated,
@@ -312,7 +625,7 @@ impl<P: GamePosition> DynEnv for Env<P> {
     }
 
     fn legal_actions(&self) -> Vec<usize> {
-        let mut v: Vec<usize> = self.legal.iter().map(|&m| self.encode_move(m)).collect();
+        let mut v: Vec<usize> = self.ep.legal.iter().map(|&m| self.encode_move(m)).collect();
         v.sort_unstable();
         v
     }
@@ -322,15 +635,15 @@ impl<P: GamePosition> DynEnv for Env<P> {
     }
 
     fn game(&self) -> &dyn DynGame {
-        &self.game
+        &self.ep.game
     }
 
     fn done(&self) -> bool {
-        self.ended
+        self.ep.ended
     }
 
     fn agent(&self) -> Side {
-        self.agent
+        self.ep.agent
     }
 
     fn observe(&self, side: Side, obs: &mut [f32]) {
@@ -338,13 +651,91 @@ impl<P: GamePosition> DynEnv for Env<P> {
     }
 
     fn pieces(&self) -> Vec<(usize, u8, usize)> {
-        let pos = self.game.position();
+        let pos = self.ep.game.position();
         (0..P::Square::COUNT)
             .filter_map(|i| {
                 let (side, role) = pos.piece_role(P::Square::from_index(i)?)?;
                 Some((i, u8::from(side == Side::Second), role))
             })
             .collect()
+    }
+
+    fn current(&self, obs: &mut [f32], mask: &mut [i8]) {
+        self.write(obs, mask);
+    }
+
+    fn clone_box(&self) -> Box<dyn DynEnv> {
+        Box::new(Env {
+            start: self.start.clone(),
+            ep: self.ep.clone(),
+            opponent: self.opponent.fresh(),
+            agent_side: self.agent_side,
+            max_plies: self.max_plies,
+            history: self.history,
+        })
+    }
+
+    fn save(&self) -> Box<dyn DynEpisode> {
+        Box::new(self.ep.clone())
+    }
+
+    fn restore(&mut self, episode: &dyn DynEpisode) -> Result<(), String> {
+        // Xiangqi and xiangqi-capture share a position type: the game is compared first.
+        if episode.kind() != self.start.kind() {
+            return Err(format!(
+                "the state is of a {} episode, not {}",
+                episode.kind(),
+                self.start.kind()
+            ));
+        }
+        let ep = episode
+            .as_any()
+            .downcast_ref::<Episode<P>>()
+            .ok_or_else(|| {
+                format!(
+                    "the state is of a {} episode, not {}",
+                    episode.kind(),
+                    self.start.kind()
+                )
+            })?;
+        self.set_episode(ep.clone());
+        Ok(())
+    }
+
+    fn check_position(&self, position: &str) -> Result<(), String> {
+        self.parse_start(position).map(|_| ())
+    }
+
+    fn load(&mut self, data: &EpisodeData) -> Result<(), String> {
+        let kind = self.start.kind();
+        if data.kind != kind {
+            return Err(format!(
+                "the state is of a {} episode, not {kind}",
+                data.kind
+            ));
+        }
+        let mut start = P::from_text(&data.start, self.start.config())
+            .map_err(|e| format!("the state's start position: {e}"))?;
+        start.set_halfmove(data.halfmove);
+        let mut game = Game::from_position(start);
+        for (i, text) in data.moves.iter().enumerate() {
+            let m = game
+                .position()
+                .parse_move_as(text, chuhe::MoveNotation::Uci)
+                .map_err(|e| format!("the state's move {} ({text}): {e}", i + 1))?;
+            game.play(m)
+                .map_err(|e| format!("the state's move {} ({text}): {e}", i + 1))?;
+        }
+        let mut ep = Episode {
+            game,
+            legal: P::Moves::default(),
+            agent: data.agent,
+            ended: data.ended,
+            rng: ReplayRng::replayed(data.rng.0, data.rng.1),
+        };
+        ep.game.legal_moves_into(&mut ep.legal);
+        self.set_episode(ep);
+        Ok(())
     }
 }
 
@@ -355,12 +746,14 @@ pub fn new_env(
     opponent: Opponent,
     agent_side: Option<Side>,
     max_plies: Option<usize>,
+    history: usize,
 ) -> Result<Box<dyn DynEnv>, chuhe::SetupError> {
     struct Make<'a> {
         position: &'a str,
         opponent: Opponent,
         agent_side: Option<Side>,
         max_plies: Option<usize>,
+        history: usize,
     }
     impl GameVisitor for Make<'_> {
         type Output = Result<Box<dyn DynEnv>, chuhe::SetupError>;
@@ -371,6 +764,7 @@ pub fn new_env(
                 self.opponent,
                 self.agent_side,
                 self.max_plies,
+                self.history,
             )))
         }
     }
@@ -379,6 +773,7 @@ pub fn new_env(
         opponent,
         agent_side,
         max_plies,
+        history,
     })
 }
 

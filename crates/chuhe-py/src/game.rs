@@ -4,11 +4,11 @@ use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
-use chuhe::{GameKind, Glyphs, MoveNotation, PositionFormat};
+use chuhe::{GameKind, Glyphs, MoveNotation, Outcome, PositionFormat, Side, Status};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
-use crate::core::{new_game, DynGame, DynPos};
+use crate::core::{new_game, new_game_at, new_pos, DynGame, DynPos};
 use crate::errors::{move_error, position_error, InvalidMoveError};
 
 /// Reads a game name.
@@ -120,6 +120,94 @@ impl Move {
         let mut h = DefaultHasher::new();
         (self.bits, self.pos.kind()).hash(&mut h);
         h.finish()
+    }
+
+    /// Pickles as its game, position and encoding.
+    fn __reduce__(&self, py: Python<'_>) -> PyResult<(PyObject, (&'static str, String, u16))> {
+        let restore = py
+            .import("chuhe._chuhe")?
+            .getattr("_restore_move")?
+            .unbind();
+        Ok((
+            restore,
+            (self.pos.kind().name(), self.pos.feen(), self.bits),
+        ))
+    }
+
+    fn __copy__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    fn __deepcopy__(slf: Py<Self>, _memo: &Bound<'_, PyAny>) -> Py<Self> {
+        // Frozen: a move never changes, so a copy may be the move itself.
+        slf
+    }
+}
+
+/// Rebuilds a pickled `Move`: the move with encoding `bits` in the position `feen`.
+#[pyfunction]
+pub fn _restore_move(game: &str, feen: &str, bits: u16) -> PyResult<Move> {
+    let kind = parse_kind(game)?;
+    let pos = new_pos(kind, feen).map_err(|e| position_error(&e, kind.name(), feen))?;
+    if pos.move_parts(bits).is_none() {
+        return Err(InvalidMoveError::new_err(format!(
+            "no {kind} move has the encoding {bits}"
+        )));
+    }
+    Ok(Move { pos, bits })
+}
+
+/// A pickled game: name, start FEEN, its half-move clock, the moves in coordinate form and
+/// the result (status, winner) if the game is over.
+type GameState = (
+    &'static str,
+    String,
+    u32,
+    Vec<String>,
+    Option<(String, Option<String>)>,
+);
+
+/// Rebuilds a pickled `Game`: the moves are replayed through the arbiter, then a result
+/// declared outside the rules (a resignation, an agreed draw) is declared again.
+#[pyfunction]
+#[pyo3(signature = (game, start, halfmove, moves, outcome))]
+pub fn _restore_game(
+    game: &str,
+    start: &str,
+    halfmove: u32,
+    moves: Vec<String>,
+    outcome: Option<(String, Option<String>)>,
+) -> PyResult<Game> {
+    let kind = parse_kind(game)?;
+    let mut inner =
+        new_game_at(kind, start, halfmove).map_err(|e| position_error(&e, kind.name(), start))?;
+    for text in &moves {
+        let feen = inner.to_feen();
+        let bits = inner
+            .parse(text, Some(MoveNotation::Uci))
+            .map_err(|e| move_error(&e, text, &feen))?;
+        inner
+            .push_bits(bits)
+            .map_err(|e| move_error(&e, text, &feen))?;
+    }
+    if let (Some((status, winner)), None) = (outcome, inner.outcome()) {
+        let status = status
+            .parse::<Status>()
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let winner = winner.as_deref().map(side_named).transpose()?;
+        inner.declare(Outcome::new(status, winner));
+    }
+    Ok(Game { inner })
+}
+
+fn side_named(name: &str) -> PyResult<Side> {
+    match name {
+        "first" => Ok(Side::First),
+        "second" => Ok(Side::Second),
+        other => Err(PyValueError::new_err(format!(
+            "unknown side '{}' (first, second)",
+            chuhe::quote_input(other)
+        ))),
     }
 }
 
@@ -347,6 +435,43 @@ impl Game {
 
     fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Game {
         self.copy()
+    }
+
+    /// Pickles as its start, moves and result (the moves are replayed when unpickled).
+    fn __reduce__(&self, py: Python<'_>) -> PyResult<(PyObject, GameState)> {
+        let restore = py
+            .import("chuhe._chuhe")?
+            .getattr("_restore_game")?
+            .unbind();
+        let (start, halfmove) = self.inner.start();
+        let outcome = self.inner.outcome().map(|o| {
+            (
+                o.status.as_str().to_string(),
+                o.winner.map(|w| w.as_str().to_string()),
+            )
+        });
+        Ok((
+            restore,
+            (
+                self.inner.kind().name(),
+                start,
+                halfmove,
+                self.inner.moves_uci(),
+                outcome,
+            ),
+        ))
+    }
+
+    /// `side` (`"first"` or `"second"`) resigns: the game ends, won by the other side.
+    fn resign(&mut self, side: &str) -> PyResult<()> {
+        let side = side_named(side)?;
+        self.inner.resign(side);
+        Ok(())
+    }
+
+    /// The players agree to a draw: the game ends drawn.
+    fn agree_draw(&mut self) {
+        self.inner.agree_draw();
     }
 
     fn __str__(&self) -> String {

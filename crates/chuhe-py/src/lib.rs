@@ -33,6 +33,10 @@ fn _chuhe(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<engine::Engine>()?;
     m.add_class::<pyenv::EnvCore>()?;
     m.add_class::<pyenv::VecCore>()?;
+    m.add_class::<pyenv::EnvState>()?;
     m.add_function(wrap_pyfunction!(pyenv::env_spec, m)?)?;
+    m.add_function(wrap_pyfunction!(pyenv::_env_state, m)?)?;
+    m.add_function(wrap_pyfunction!(game::_restore_game, m)?)?;
+    m.add_function(wrap_pyfunction!(game::_restore_move, m)?)?;
     Ok(())
 }

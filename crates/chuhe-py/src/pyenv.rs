@@ -3,14 +3,16 @@
 //! written in place through the buffer protocol.
 
 use chuhe::{GameKind, Side};
-use chuhe_engine::{Engine as Searcher, Limits};
+use chuhe_engine::Limits;
 use pyo3::buffer::{Element, PyBuffer};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use std::sync::{Mutex, MutexGuard};
 
 use crate::engine::limits;
-use crate::env::{new_env, spec_of, DynEnv, Opponent, StepOut};
+use crate::env::{
+    new_env, spec_of, DynEnv, DynEpisode, EngineSettings, EpisodeData, Opponent, StepOut,
+};
 use crate::errors::{position_error, InvalidMoveError};
 use crate::game::{parse_kind, Game, Move};
 use crate::pool::{for_each_chunk, Pool};
@@ -37,26 +39,51 @@ unsafe fn items<T: Element>(b: &PyBuffer<T>) -> &mut [T] {
     std::slice::from_raw_parts_mut(b.buf_ptr() as *mut T, b.item_count())
 }
 
-fn opponent(
-    kind: GameKind,
-    name: Option<&str>,
-    nodes: Option<u64>,
-    depth: Option<u32>,
-) -> PyResult<Opponent> {
-    match name {
+/// The opponent and episode settings of an environment, as the Python classes pass them.
+#[derive(Clone, Debug)]
+struct Settings {
+    opponent: Option<String>,
+    engine_nodes: Option<u64>,
+    engine_depth: Option<u32>,
+    engine_level: u8,
+    engine_temperature: Option<f64>,
+    engine_lines: usize,
+    agent_side: Option<Side>,
+    max_plies: Option<usize>,
+    history: usize,
+}
+
+fn opponent(kind: GameKind, s: &Settings) -> PyResult<Opponent> {
+    match s.opponent.as_deref() {
         None | Some("none") => Ok(Opponent::None),
         Some("random") => Ok(Opponent::Random),
         Some("engine") => {
-            let limits: Limits = if nodes.is_none() && depth.is_none() {
+            let limits: Limits = if s.engine_nodes.is_none() && s.engine_depth.is_none() {
                 limits(None, Some(1000), None)?
             } else {
-                limits(depth, nodes, None)?
+                limits(s.engine_depth, s.engine_nodes, None)?
             };
-            let mut engine = Searcher::new(kind);
-            engine
-                .set_hash(1)
-                .map_err(|e| PyValueError::new_err(e.to_string()))?;
-            Ok(Opponent::Engine(Box::new(engine), limits))
+            if let Some(t) = s.engine_temperature {
+                if !(t.is_finite() && t > 0.0) {
+                    return Err(PyValueError::new_err(format!(
+                        "engine_temperature must be a positive number, not {t}"
+                    )));
+                }
+            }
+            if !(1..=64).contains(&s.engine_lines) {
+                return Err(PyValueError::new_err(format!(
+                    "engine_lines must be 1 to 64, not {}",
+                    s.engine_lines
+                )));
+            }
+            let settings = EngineSettings {
+                limits,
+                level: s.engine_level,
+                temperature: s.engine_temperature,
+                lines: s.engine_lines,
+            };
+            let engine = settings.engine(kind).map_err(PyValueError::new_err)?;
+            Ok(Opponent::Engine(Some(Box::new(engine)), settings))
         }
         Some(other) => Err(PyValueError::new_err(format!(
             "unknown opponent '{}' (None, 'random', 'engine')",
@@ -77,21 +104,134 @@ fn agent_side(name: &str) -> PyResult<Option<Side>> {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn make(
-    game: &str,
-    position: Option<&str>,
-    opponent_name: Option<&str>,
-    engine_nodes: Option<u64>,
-    engine_depth: Option<u32>,
-    agent: &str,
-    max_plies: Option<usize>,
-) -> PyResult<Box<dyn DynEnv>> {
+fn side_of(name: &str) -> PyResult<Side> {
+    agent_side(name)?.ok_or_else(|| PyValueError::new_err("side is 'first' or 'second'"))
+}
+
+fn make(game: &str, position: Option<&str>, s: &Settings) -> PyResult<Box<dyn DynEnv>> {
     let kind = parse_kind(game)?;
-    let opp = opponent(kind, opponent_name, engine_nodes, engine_depth)?;
-    let side = agent_side(agent)?;
+    if s.max_plies == Some(0) {
+        return Err(PyValueError::new_err("max_plies must be at least 1"));
+    }
+    let opp = opponent(kind, s)?;
     let text = position.unwrap_or("start");
-    new_env(kind, text, opp, side, max_plies).map_err(|e| position_error(&e, kind.name(), text))
+    if s.history > 64 {
+        return Err(PyValueError::new_err(format!(
+            "history must be 0 to 64, not {}",
+            s.history
+        )));
+    }
+    new_env(kind, text, opp, s.agent_side, s.max_plies, s.history)
+        .map_err(|e| position_error(&e, kind.name(), text))
+}
+
+/// Reads an action: an integer (Python's, NumPy's) in `0..actions`.
+fn read_action(obj: &Bound<'_, PyAny>, actions: usize) -> PyResult<i64> {
+    if let Ok(v) = obj.extract::<i64>() {
+        if (0..actions as i64).contains(&v) {
+            return Ok(v);
+        }
+        return Err(PyValueError::new_err(format!(
+            "action {v} is outside the action space Discrete({actions})"
+        )));
+    }
+    let text = obj
+        .repr()
+        .map(|r| r.to_string())
+        .unwrap_or_else(|_| "?".into());
+    if obj.call_method0("__index__").is_ok() {
+        // An integer too large for 64 bits.
+        return Err(PyValueError::new_err(format!(
+            "action {text} is outside the action space Discrete({actions})"
+        )));
+    }
+    Err(PyTypeError::new_err(format!(
+        "action {text} is not an integer of the action space Discrete({actions})"
+    )))
+}
+
+/// A saved episode of an environment (`get_state()`); pickles as its moves.
+#[pyclass(module = "chuhe._chuhe", frozen)]
+pub struct EnvState {
+    episode: Box<dyn DynEpisode>,
+}
+
+fn data_tuple(d: &EpisodeData) -> StateTuple {
+    (
+        d.kind.name().to_string(),
+        d.start.clone(),
+        d.halfmove,
+        d.moves.clone(),
+        d.agent.as_str(),
+        d.ended,
+        d.rng.0,
+        d.rng.1,
+    )
+}
+
+type StateTuple = (
+    String,
+    String,
+    u32,
+    Vec<String>,
+    &'static str,
+    bool,
+    u64,
+    u64,
+);
+
+#[pymethods]
+impl EnvState {
+    /// The game.
+    #[getter]
+    fn game(&self) -> &'static str {
+        self.episode.kind().name()
+    }
+
+    /// The moves of the episode, in coordinate form.
+    #[getter]
+    fn moves(&self) -> Vec<String> {
+        self.episode.data().moves
+    }
+
+    fn __reduce__(slf: &Bound<'_, Self>) -> PyResult<(PyObject, (StateTuple,))> {
+        let py = slf.py();
+        let restore = py.import("chuhe._chuhe")?.getattr("_env_state")?.unbind();
+        Ok((restore, (data_tuple(&slf.get().episode.data()),)))
+    }
+
+    fn __copy__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    fn __deepcopy__(slf: Py<Self>, _memo: &Bound<'_, PyAny>) -> Py<Self> {
+        // Frozen: a saved episode never changes, so a copy may share it.
+        slf
+    }
+}
+
+/// Rebuilds a saved episode from its pickled form (the moves are replayed and checked).
+#[pyfunction]
+pub fn _env_state(
+    data: (String, String, u32, Vec<String>, String, bool, u64, u64),
+) -> PyResult<EnvState> {
+    let (game, start, halfmove, moves, agent, ended, seed, draws) = data;
+    let kind = parse_kind(&game)?;
+    let data = EpisodeData {
+        kind,
+        start,
+        halfmove,
+        moves,
+        agent: side_of(&agent)?,
+        ended,
+        rng: (seed, draws),
+    };
+    let mut env = new_env(kind, "start", Opponent::None, None, None, 0)
+        .map_err(|e| position_error(&e, kind.name(), "start"))?;
+    env.load(&data).map_err(PyValueError::new_err)?;
+    Ok(EnvState {
+        episode: env.save(),
+    })
 }
 
 /// `(files, ranks, planes, choices, actions)` of a game.
@@ -121,28 +261,87 @@ impl EnvCore {
 impl EnvCore {
     #[new]
     #[pyo3(signature = (game, position = None, opponent = None, engine_nodes = None,
-                        engine_depth = None, agent_side = "first", max_plies = None))]
+                        engine_depth = None, agent_side = "first", max_plies = None,
+                        engine_level = 20, engine_temperature = None, engine_lines = 8,
+                        history = 0))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         game: &str,
         position: Option<&str>,
-        opponent: Option<&str>,
+        opponent: Option<String>,
         engine_nodes: Option<u64>,
         engine_depth: Option<u32>,
         agent_side: &str,
         max_plies: Option<usize>,
+        engine_level: u8,
+        engine_temperature: Option<f64>,
+        engine_lines: usize,
+        history: usize,
     ) -> PyResult<EnvCore> {
+        let searches = opponent.as_deref() == Some("engine");
+        let settings = Settings {
+            opponent,
+            engine_nodes,
+            engine_depth,
+            engine_level,
+            engine_temperature,
+            engine_lines,
+            agent_side: self::agent_side(agent_side)?,
+            max_plies,
+            history,
+        };
         Ok(EnvCore {
-            env: Mutex::new(make(
-                game,
-                position,
-                opponent,
-                engine_nodes,
-                engine_depth,
-                agent_side,
-                max_plies,
-            )?),
-            searches: opponent == Some("engine"),
+            env: Mutex::new(make(game, position, &settings)?),
+            searches,
         })
+    }
+
+    /// A copy: the same settings and episode (an engine opponent starts afresh, with an
+    /// empty hash table).
+    fn clone(&self) -> EnvCore {
+        EnvCore {
+            env: Mutex::new(self.env().clone_box()),
+            searches: self.searches,
+        }
+    }
+
+    /// The episode so far, to restore with `restore`.
+    fn save(&self) -> EnvState {
+        EnvState {
+            episode: self.env().save(),
+        }
+    }
+
+    /// Restores an episode saved from an environment of the same game; writes its
+    /// observation and mask.
+    fn restore(
+        &mut self,
+        state: &EnvState,
+        obs: &Bound<'_, PyAny>,
+        mask: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let s = self.env().spec();
+        let ob = buffer::<f32>(obs, s.obs_len(), "obs")?;
+        let mb = buffer::<i8>(mask, s.actions, "mask")?;
+        let env = self.env_mut();
+        env.restore(state.episode.as_ref())
+            .map_err(PyValueError::new_err)?;
+        // SAFETY: both buffers are held for the call and are distinct arrays.
+        let (o, m) = unsafe { (items(&ob), items(&mb)) };
+        env.current(o, m);
+        Ok(())
+    }
+
+    /// Writes the observation and mask of the current position.
+    fn current(&self, obs: &Bound<'_, PyAny>, mask: &Bound<'_, PyAny>) -> PyResult<()> {
+        let env = self.env();
+        let s = env.spec();
+        let ob = buffer::<f32>(obs, s.obs_len(), "obs")?;
+        let mb = buffer::<i8>(mask, s.actions, "mask")?;
+        // SAFETY: as in `restore`.
+        let (o, m) = unsafe { (items(&ob), items(&mb)) };
+        env.current(o, m);
+        Ok(())
     }
 
     /// `(files, ranks, planes, choices, actions)`.
@@ -151,14 +350,15 @@ impl EnvCore {
         (s.files, s.ranks, s.planes, s.choices, s.actions)
     }
 
-    /// Starts an episode; writes the observation and mask.
-    #[pyo3(signature = (seed, obs, mask))]
+    /// Starts an episode (from `position` when given); writes the observation and mask.
+    #[pyo3(signature = (seed, obs, mask, position = None))]
     fn reset(
         &mut self,
         py: Python<'_>,
         seed: Option<u64>,
         obs: &Bound<'_, PyAny>,
         mask: &Bound<'_, PyAny>,
+        position: Option<&str>,
     ) -> PyResult<()> {
         let s = self.env().spec();
         let ob = buffer::<f32>(obs, s.obs_len(), "obs")?;
@@ -167,12 +367,12 @@ impl EnvCore {
         let (o, m) = unsafe { (items(&ob), items(&mb)) };
         let searches = self.searches;
         let env = self.env_mut();
-        if searches {
-            py.allow_threads(|| env.reset(seed, o, m));
+        let done = if searches {
+            py.allow_threads(|| env.reset(seed, position, o, m))
         } else {
-            env.reset(seed, o, m);
-        }
-        Ok(())
+            env.reset(seed, position, o, m)
+        };
+        done.map_err(crate::errors::InvalidPositionError::new_err)
     }
 
     /// Plays `action` (and the opponent's reply); returns `(reward, terminated, truncated,
@@ -180,11 +380,12 @@ impl EnvCore {
     fn step(
         &mut self,
         py: Python<'_>,
-        action: i64,
+        action: &Bound<'_, PyAny>,
         obs: &Bound<'_, PyAny>,
         mask: &Bound<'_, PyAny>,
     ) -> PyResult<(f32, bool, bool, bool)> {
         let s = self.env().spec();
+        let action = read_action(action, s.actions)?;
         let ob = buffer::<f32>(obs, s.obs_len(), "obs")?;
         let mb = buffer::<i8>(mask, s.actions, "mask")?;
         // SAFETY: as in `reset`.
@@ -217,14 +418,15 @@ impl EnvCore {
     }
 
     /// The move of an action in the current position (legal or not), or `None` when the
-    /// number encodes no move.
-    fn decode(&self, action: i64) -> Option<Move> {
+    /// number encodes no move (its squares are the same); an action outside the space is a
+    /// `ValueError`.
+    fn decode(&self, action: &Bound<'_, PyAny>) -> PyResult<Option<Move>> {
         let env = self.env();
-        let bits = env.decode(action)?;
-        Some(Move {
+        let action = read_action(action, env.spec().actions)?;
+        Ok(env.decode(action).map(|bits| Move {
             pos: env.game().position(),
             bits,
-        })
+        }))
     }
 
     /// The legal actions, ascending.
@@ -246,8 +448,7 @@ impl EnvCore {
 
     /// Writes the observation from `side`'s view (`"first"` or `"second"`).
     fn observe(&self, side: &str, obs: &Bound<'_, PyAny>) -> PyResult<()> {
-        let side = agent_side(side)?
-            .ok_or_else(|| PyValueError::new_err("side is 'first' or 'second'"))?;
+        let side = side_of(side)?;
         let env = self.env();
         let ob = buffer::<f32>(obs, env.spec().obs_len(), "obs")?;
         // SAFETY: the buffer is held for the call.
@@ -307,9 +508,51 @@ struct Chunk<'a> {
     envs: &'a mut [Box<dyn DynEnv>],
     obs: &'a mut [f32],
     mask: &'a mut [i8],
+    out: Outputs<'a>,
+}
+
+/// The step's outputs per environment: reward, flags, and the final observation and mask
+/// of an episode that ended (written only then).
+#[derive(Default)]
+struct Outputs<'a> {
     rewards: &'a mut [f32],
     terminated: &'a mut [u8],
     truncated: &'a mut [u8],
+    illegal: &'a mut [u8],
+    final_obs: &'a mut [f32],
+    final_mask: &'a mut [i8],
+}
+
+impl<'a> Outputs<'a> {
+    /// The first `k` environments' outputs and the rest (`ol`, `ml`: the lengths of one
+    /// observation and one mask).
+    fn split(self, k: usize, ol: usize, ml: usize) -> (Outputs<'a>, Outputs<'a>) {
+        let k = if self.rewards.is_empty() { 0 } else { k };
+        let (r1, r2) = self.rewards.split_at_mut(k);
+        let (t1, t2) = self.terminated.split_at_mut(k);
+        let (u1, u2) = self.truncated.split_at_mut(k);
+        let (i1, i2) = self.illegal.split_at_mut(k);
+        let (o1, o2) = self.final_obs.split_at_mut(k * ol);
+        let (m1, m2) = self.final_mask.split_at_mut(k * ml);
+        (
+            Outputs {
+                rewards: r1,
+                terminated: t1,
+                truncated: u1,
+                illegal: i1,
+                final_obs: o1,
+                final_mask: m1,
+            },
+            Outputs {
+                rewards: r2,
+                terminated: t2,
+                truncated: u2,
+                illegal: i2,
+                final_obs: o2,
+                final_mask: m2,
+            },
+        )
+    }
 }
 
 /// The environments per chunk: a few chunks per thread, so that the threads even out.
@@ -321,53 +564,58 @@ fn chunk_len(n: usize, threads: usize) -> usize {
     }
 }
 
-/// Runs `f` on every environment (its index, the environment, its observation and mask),
-/// on the pool's threads; `f`'s result goes to the rewards and flags where they are given.
-#[allow(clippy::too_many_arguments)]
+/// What one environment's part of a step gets: its index, the environment, its observation
+/// and mask, and its final observation and mask (empty in `reset`).
+struct Slot<'s> {
+    index: usize,
+    env: &'s mut Box<dyn DynEnv>,
+    obs: &'s mut [f32],
+    mask: &'s mut [i8],
+    final_obs: &'s mut [f32],
+    final_mask: &'s mut [i8],
+}
+
+/// Runs `f` on every environment on the pool's threads; `f`'s result goes to the rewards
+/// and flags where they are given.
 fn par_each<F>(
     pool: &mut Pool,
     threads: usize,
     envs: &mut [Box<dyn DynEnv>],
     obs: &mut [f32],
     mask: &mut [i8],
-    rewards: &mut [f32],
-    terminated: &mut [u8],
-    truncated: &mut [u8],
+    out: Outputs<'_>,
     f: F,
 ) where
-    F: Fn(usize, &mut Box<dyn DynEnv>, &mut [f32], &mut [i8]) -> StepOut + Sync,
+    F: Fn(Slot<'_>) -> StepOut + Sync,
 {
     let n = envs.len();
     let ol = obs.len() / n.max(1);
     let ml = mask.len() / n.max(1);
     let per = chunk_len(n, threads);
-    let outputs = !rewards.is_empty();
+    let outputs = !out.rewards.is_empty();
     let mut chunks: Vec<Chunk<'_>> = Vec::with_capacity(n.div_ceil(per));
-    let (mut e, mut o, mut m) = (envs, obs, mask);
-    let (mut r, mut t, mut u) = (rewards, terminated, truncated);
+    let (mut e, mut o, mut m, mut rest) = (envs, obs, mask, out);
     let mut start = 0;
     while !e.is_empty() {
         let k = per.min(e.len());
         let (e1, e2) = e.split_at_mut(k);
         let (o1, o2) = o.split_at_mut(k * ol);
         let (m1, m2) = m.split_at_mut(k * ml);
-        let ko = if outputs { k } else { 0 };
-        let (r1, r2) = r.split_at_mut(ko);
-        let (t1, t2) = t.split_at_mut(ko);
-        let (u1, u2) = u.split_at_mut(ko);
+        let (out1, out2) = rest.split(k, ol, ml);
         chunks.push(Chunk {
             start,
             envs: e1,
             obs: o1,
             mask: m1,
-            rewards: r1,
-            terminated: t1,
-            truncated: u1,
+            out: out1,
         });
-        (e, o, m, r, t, u) = (e2, o2, m2, r2, t2, u2);
+        (e, o, m, rest) = (e2, o2, m2, out2);
         start += k;
     }
     let run = |c: &mut Chunk<'_>| {
+        let out = &mut c.out;
+        let mut fo = out.final_obs.chunks_mut(ol.max(1));
+        let mut fm = out.final_mask.chunks_mut(ml.max(1));
         for (k, ((env, o), m)) in c
             .envs
             .iter_mut()
@@ -375,11 +623,19 @@ fn par_each<F>(
             .zip(c.mask.chunks_mut(ml))
             .enumerate()
         {
-            let res = f(c.start + k, env, o, m);
+            let res = f(Slot {
+                index: c.start + k,
+                env,
+                obs: o,
+                mask: m,
+                final_obs: fo.next().unwrap_or_default(),
+                final_mask: fm.next().unwrap_or_default(),
+            });
             if outputs {
-                c.rewards[k] = res.reward;
-                c.terminated[k] = u8::from(res.terminated);
-                c.truncated[k] = u8::from(res.truncated);
+                out.rewards[k] = res.reward;
+                out.terminated[k] = u8::from(res.terminated);
+                out.truncated[k] = u8::from(res.truncated);
+                out.illegal[k] = u8::from(res.illegal);
             }
         }
     };
@@ -394,35 +650,45 @@ fn par_each<F>(
 impl VecCore {
     #[new]
     #[pyo3(signature = (game, num_envs, position = None, opponent = None, engine_nodes = None,
-                        engine_depth = None, agent_side = "first", max_plies = None, threads = None))]
+                        engine_depth = None, agent_side = "first", max_plies = None,
+                        threads = None, engine_level = 20, engine_temperature = None,
+                        engine_lines = 8, history = 0))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         game: &str,
         num_envs: usize,
         position: Option<&str>,
-        opponent: Option<&str>,
+        opponent: Option<String>,
         engine_nodes: Option<u64>,
         engine_depth: Option<u32>,
         agent_side: &str,
         max_plies: Option<usize>,
         threads: Option<usize>,
+        engine_level: u8,
+        engine_temperature: Option<f64>,
+        engine_lines: usize,
+        history: usize,
     ) -> PyResult<VecCore> {
         if num_envs == 0 {
             return Err(PyValueError::new_err("num_envs must be at least 1"));
         }
-        let envs = (0..num_envs)
-            .map(|_| {
-                make(
-                    game,
-                    position,
-                    opponent,
-                    engine_nodes,
-                    engine_depth,
-                    agent_side,
-                    max_plies,
-                )
-            })
-            .collect::<PyResult<Vec<_>>>()?;
+        let settings = Settings {
+            opponent,
+            engine_nodes,
+            engine_depth,
+            engine_level,
+            engine_temperature,
+            engine_lines,
+            agent_side: self::agent_side(agent_side)?,
+            max_plies,
+            history,
+        };
+        let first = make(game, position, &settings)?;
+        let mut envs = Vec::with_capacity(num_envs);
+        for _ in 1..num_envs {
+            envs.push(first.clone_box());
+        }
+        envs.push(first);
         let threads = threads
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
             .clamp(1, num_envs);
@@ -435,45 +701,54 @@ impl VecCore {
         })
     }
 
-    /// Starts every episode (environment `i` seeded with `seed + i`).
-    #[pyo3(signature = (seed, obs, mask))]
+    /// Starts every episode, environment `i` with `seeds[i]` (`None`: its random source goes
+    /// on), from `position` when given.
+    #[pyo3(signature = (seeds, obs, mask, position = None))]
     fn reset(
         &mut self,
         py: Python<'_>,
-        seed: Option<u64>,
+        seeds: Vec<Option<u64>>,
         obs: &Bound<'_, PyAny>,
         mask: &Bound<'_, PyAny>,
+        position: Option<&str>,
     ) -> PyResult<()> {
         let s = self.spec;
         let envs = self.envs.get_mut().unwrap_or_else(|e| e.into_inner());
         let n = envs.len();
+        if seeds.len() != n {
+            return Err(PyValueError::new_err(format!(
+                "seeds: {} given for {n} environments",
+                seeds.len()
+            )));
+        }
+        if let Some(text) = position {
+            // Checked once before any environment changes.
+            envs[0]
+                .check_position(text)
+                .map_err(crate::errors::InvalidPositionError::new_err)?;
+        }
         let ob = buffer::<f32>(obs, n * s.obs_len(), "obs")?;
         let mb = buffer::<i8>(mask, n * s.actions, "mask")?;
         // SAFETY: the buffers are held for the call and are distinct arrays.
         let (o, m) = unsafe { (items(&ob), items(&mb)) };
         let (threads, pool) = (self.threads, &mut self.pool);
+        let seeds = &seeds;
         py.allow_threads(|| {
-            par_each(
-                pool,
-                threads,
-                envs,
-                o,
-                m,
-                &mut [],
-                &mut [],
-                &mut [],
-                |i, env, o, m| {
-                    env.reset(seed.map(|s| s.wrapping_add(i as u64)), o, m);
-                    StepOut::default()
-                },
-            )
+            par_each(pool, threads, envs, o, m, Outputs::default(), |slot| {
+                // The position read above: it reads here too.
+                let _ = slot
+                    .env
+                    .reset(seeds[slot.index], position, slot.obs, slot.mask);
+                StepOut::default()
+            })
         });
         Ok(())
     }
 
     /// Steps every environment with its action; a finished episode is reset in the same
     /// step (its reward and flags are the finished episode's, the observation and mask the
-    /// new episode's). An illegal action loses its episode.
+    /// new episode's; its last observation and mask go to `final_obs` and `final_mask`). An
+    /// illegal action loses its episode (`illegal` set).
     #[allow(clippy::too_many_arguments)]
     fn step(
         &mut self,
@@ -484,6 +759,9 @@ impl VecCore {
         rewards: &Bound<'_, PyAny>,
         terminated: &Bound<'_, PyAny>,
         truncated: &Bound<'_, PyAny>,
+        illegal: &Bound<'_, PyAny>,
+        final_obs: &Bound<'_, PyAny>,
+        final_mask: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
         let s = self.spec;
         let envs = self.envs.get_mut().unwrap_or_else(|e| e.into_inner());
@@ -494,16 +772,43 @@ impl VecCore {
         let rb = buffer::<f32>(rewards, n, "rewards")?;
         let tb = buffer::<u8>(terminated, n, "terminated (a uint8 view)")?;
         let ub = buffer::<u8>(truncated, n, "truncated (a uint8 view)")?;
+        let ib = buffer::<u8>(illegal, n, "illegal (a uint8 view)")?;
+        let fob = buffer::<f32>(final_obs, n * s.obs_len(), "final_obs")?;
+        let fmb = buffer::<i8>(final_mask, n * s.actions, "final_mask")?;
         // SAFETY: the buffers are held for the call; the caller passes distinct arrays.
         let (a, o, m) = unsafe { (items(&ab), items(&ob), items(&mb)) };
-        let (r, t, u) = unsafe { (items(&rb), items(&tb), items(&ub)) };
-        let (threads, pool) = (self.threads, &mut self.pool);
         let a: &[i64] = a;
+        if let Some((i, v)) = a
+            .iter()
+            .enumerate()
+            .find(|(_, &v)| !(0..s.actions as i64).contains(&v))
+        {
+            return Err(PyValueError::new_err(format!(
+                "actions[{i}] = {v} is outside the action space Discrete({})",
+                s.actions
+            )));
+        }
+        let out = unsafe {
+            Outputs {
+                rewards: items(&rb),
+                terminated: items(&tb),
+                truncated: items(&ub),
+                illegal: items(&ib),
+                final_obs: items(&fob),
+                final_mask: items(&fmb),
+            }
+        };
+        let (threads, pool) = (self.threads, &mut self.pool);
         py.allow_threads(|| {
-            par_each(pool, threads, envs, o, m, r, t, u, |i, env, o, m| {
-                let res: StepOut = env.step(a[i], o, m).unwrap_or_default();
+            par_each(pool, threads, envs, o, m, out, |slot| {
+                let env = slot.env;
+                let res: StepOut = env
+                    .step(a[slot.index], slot.obs, slot.mask)
+                    .unwrap_or_default();
                 if res.terminated || res.truncated || env.done() {
-                    env.reset(None, o, m);
+                    slot.final_obs.copy_from_slice(slot.obs);
+                    slot.final_mask.copy_from_slice(slot.mask);
+                    let _ = env.reset(None, None, slot.obs, slot.mask);
                 }
                 res
             })
@@ -520,6 +825,55 @@ impl VecCore {
         let a = unsafe { items(&ab) };
         for (slot, env) in a.iter_mut().zip(envs.iter_mut()) {
             *slot = env.sample().map_or(0, |x| x as i64);
+        }
+        Ok(())
+    }
+
+    /// The episodes of every environment, to restore with `restore`.
+    fn save(&self) -> Vec<EnvState> {
+        let envs = self.envs.lock().unwrap_or_else(|e| e.into_inner());
+        envs.iter()
+            .map(|e| EnvState { episode: e.save() })
+            .collect()
+    }
+
+    /// Restores saved episodes (one per environment, of the same game); writes their
+    /// observations and masks. On error nothing changed.
+    fn restore(
+        &mut self,
+        states: Vec<PyRef<'_, EnvState>>,
+        obs: &Bound<'_, PyAny>,
+        mask: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let s = self.spec;
+        let envs = self.envs.get_mut().unwrap_or_else(|e| e.into_inner());
+        let n = envs.len();
+        if states.len() != n {
+            return Err(PyValueError::new_err(format!(
+                "{} states given for {n} environments",
+                states.len()
+            )));
+        }
+        let ob = buffer::<f32>(obs, n * s.obs_len(), "obs")?;
+        let mb = buffer::<i8>(mask, n * s.actions, "mask")?;
+        let kind = envs[0].game().kind();
+        if let Some(bad) = states.iter().find(|st| st.episode.kind() != kind) {
+            return Err(PyValueError::new_err(format!(
+                "the state is of a {} episode, not {kind}",
+                bad.episode.kind()
+            )));
+        }
+        // SAFETY: the buffers are held for the call and are distinct arrays.
+        let (o, m) = unsafe { (items(&ob), items(&mb)) };
+        for (((env, st), o), m) in envs
+            .iter_mut()
+            .zip(&states)
+            .zip(o.chunks_mut(s.obs_len()))
+            .zip(m.chunks_mut(s.actions))
+        {
+            env.restore(st.episode.as_ref())
+                .map_err(PyValueError::new_err)?;
+            env.current(o, m);
         }
         Ok(())
     }

@@ -1,8 +1,9 @@
-"""PettingZoo AEC environment of xiangqi-capture: ``env()`` (order enforced) and ``raw_env()``; see
-:mod:`chuhe.pettingzoo._aec`."""
+"""PettingZoo environments of xiangqi-capture: ``env()`` (AEC, order enforced), ``raw_env()`` and
+``parallel_env()``; see :mod:`chuhe.pettingzoo._aec`."""
 
-from ._aec import make_env
+from ._aec import make_env, make_parallel_env
 
 env, raw_env = make_env("xiangqi-capture", "chuhe_xiangqi_capture_v0")
+parallel_env = make_parallel_env("xiangqi-capture", "chuhe_xiangqi_capture_v0")
 
-__all__ = ["env", "raw_env"]
+__all__ = ["env", "parallel_env", "raw_env"]

@@ -1,0 +1,132 @@
+"""The vector env against Gymnasium's own SyncVectorEnv of the single env in SAME_STEP mode."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.vector import AutoresetMode, SyncVectorEnv
+
+import chuhe
+from chuhe.envs import ChuheEnv
+from chuhe.vector import ChuheVectorEnv
+
+
+def assert_info_equal(ours, theirs, path="info"):
+    """The same keys at every level, and equal values (object arrays entry by entry)."""
+    assert sorted(ours) == sorted(theirs), path
+    for key in theirs:
+        a, b = ours[key], theirs[key]
+        where = f"{path}[{key!r}]"
+        if isinstance(b, dict):
+            assert_info_equal(a, b, where)
+        elif b.dtype == object:
+            assert a.dtype == object and a.shape == b.shape, where
+            for x, y in zip(a, b):
+                assert (x is None and y is None) or np.array_equal(x, y), where
+        else:
+            assert a.shape == b.shape, where
+            assert np.array_equal(a, b), where
+
+
+@pytest.mark.parametrize(
+    "game, opponent, max_plies", [("xiangqi", "random", 12), ("xiongqi", None, 9)]
+)
+def test_same_step_autoreset_matches_sync_vector_env(game, opponent, max_plies):
+    n = 5
+    ours = ChuheVectorEnv(game, num_envs=n, opponent=opponent, max_plies=max_plies, threads=2)
+    theirs = SyncVectorEnv(
+        [lambda: ChuheEnv(game, opponent=opponent, max_plies=max_plies)] * n,
+        autoreset_mode=AutoresetMode.SAME_STEP,
+    )
+    assert ours.metadata["autoreset_mode"] == theirs.metadata["autoreset_mode"]
+    obs, info = ours.reset(seed=[3, 1, 4, 1, 5])
+    obs2, info2 = theirs.reset(seed=[3, 1, 4, 1, 5])
+    assert np.array_equal(obs, obs2)
+    assert_info_equal(info, info2)
+    rng = np.random.default_rng(0)
+    ended = illegal = 0
+    for step in range(40):
+        mask = info["action_mask"]
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
+        if step % 7 == 3:  # an illegal action now and then
+            actions[step % n] = int(np.flatnonzero(mask[step % n] == 0)[0])
+        obs, rew, term, trunc, info = ours.step(actions)
+        obs2, rew2, term2, trunc2, info2 = theirs.step(actions)
+        assert np.array_equal(obs, obs2)
+        assert np.array_equal(rew, rew2)
+        assert np.array_equal(term, term2) and np.array_equal(trunc, trunc2)
+        assert_info_equal(info, info2)
+        ended += int((term | trunc).sum())
+        illegal += int(info.get("final_info", {}).get("illegal_action", np.zeros(n)).sum())
+    assert ended >= n and illegal >= 3
+
+
+def test_final_observation_and_info_of_a_truncated_episode():
+    venv = ChuheVectorEnv("xiangqi", num_envs=2, max_plies=2, threads=1)
+    single = ChuheEnv("xiangqi", max_plies=2)
+    venv.reset(seed=0)
+    single.reset(seed=0)
+    a = single.encode_move("h3e3")
+    venv.step(np.array([a, a]))
+    single.step(a)
+    b = single.encode_move("h10g8")
+    last_obs, _, _, trunc, last_info = single.step(b)
+    obs, _, _, truncated, info = venv.step(np.array([b, b]))
+    assert trunc and truncated.all()
+    assert info["_final_obs"].all() and info["_final_info"].all()
+    assert np.array_equal(info["final_obs"][1], last_obs)
+    assert np.array_equal(info["final_info"]["action_mask"][0], last_info["action_mask"])
+    assert "illegal_action" not in info["final_info"]
+    # The observation returned is the new episode's first.
+    assert np.array_equal(obs[0], single.reset(seed=0)[0])
+
+
+def test_reset_seeds_and_options():
+    venv = ChuheVectorEnv("xiangqi", num_envs=3, opponent="random", agent_side="random")
+    singles = [ChuheEnv("xiangqi", opponent="random", agent_side="random") for _ in range(3)]
+    obs, _ = venv.reset(seed=[7, None, 9])
+    assert np.array_equal(obs[0], singles[0].reset(seed=7)[0])
+    assert np.array_equal(obs[2], singles[2].reset(seed=9)[0])
+    with pytest.raises(ValueError, match="num_envs"):
+        venv.reset(seed=[1, 2])
+    with pytest.raises(ValueError, match="seed"):
+        venv.reset(seed=[1, -2, 3])
+    fen = "3k5/9/9/9/9/9/9/9/4A4/4K4 w - - 0 1"
+    obs, info = venv.reset(seed=0, options={"position": fen})
+    assert int(info["action_mask"][0].sum()) == len(chuhe.Game("xiangqi", fen).legal_moves)
+    with pytest.raises(ValueError, match="reset option"):
+        venv.reset(options={"positon": fen})
+    with pytest.raises(chuhe.InvalidPositionError):
+        venv.reset(options={"position": "nonsense"})
+
+
+def test_actions_are_checked():
+    venv = ChuheVectorEnv("xiangqi", num_envs=2)
+    venv.reset(seed=0)
+    for bad in ([0, -1], [8100, 0], [10**12, 0]):
+        with pytest.raises(ValueError, match=r"Discrete\(8100\)"):
+            venv.step(np.array(bad))
+    with pytest.raises(TypeError, match="dtype float64"):
+        venv.step(np.array([1.0, 2.0]))
+    with pytest.raises(ValueError, match=r"shape \(1, 2\)"):
+        venv.step(np.array([[1, 2]]))
+
+
+@pytest.mark.parametrize("env_id", ["chuhe/Xiangqi-v0", "chuhe/Xiongqi-v0"])
+def test_make_vec_returns_the_rust_vector_env(env_id):
+    venv = gym.make_vec(env_id, num_envs=4, vectorization_mode="vector_entry_point")
+    assert isinstance(venv, ChuheVectorEnv) and venv.num_envs == 4
+    assert venv.single_action_space == gym.make(env_id).action_space
+    venv = gym.make_vec(env_id, num_envs=2, vectorization_mode="vector_entry_point",
+                        opponent="random", max_plies=10)
+    _, info = venv.reset(seed=0)
+    assert info["action_mask"].shape[0] == 2
+
+
+def test_own_docstrings():
+    for name in ("reset", "step"):
+        doc = getattr(ChuheVectorEnv, name).__doc__
+        assert doc is not getattr(gym.vector.VectorEnv, name).__doc__
+    assert "final_obs" in ChuheVectorEnv.step.__doc__
+    assert "seed" in ChuheVectorEnv.reset.__doc__
