@@ -332,7 +332,7 @@ fn pentanomial_text(f: &Figures) -> String {
     };
     let nelo = match (p.nelo, p.nelo_error) {
         (Some(n), Some(e)) => format!("nElo {:+.1} ± {e:.1}", chuhe_match::tidy(n, 1)),
-        _ => "nElo unbounded".to_string(),
+        _ => "nElo n/a (every pair scored the same)".to_string(),
     };
     format!(
         "pairs [LL, LD, DD+WL, WD, WW] {:?} (DD {}, WL {}), {}, {nelo}",

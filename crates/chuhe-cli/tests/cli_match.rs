@@ -235,6 +235,27 @@ fn all_games_lost_is_an_unbounded_elo_never_nan() {
     assert_eq!(v["elo"], serde_json::Value::Null);
     assert_eq!(v["elo_error"], serde_json::Value::Null);
     assert_eq!(v["tally"]["losses"], 2);
+    // A one-sided match: the pentanomial SPRT accepts H1 long before 100 rounds.
+    let run = chuhe(&[
+        "match",
+        "--engine",
+        &winner,
+        "--engine",
+        &loser,
+        "--depth",
+        "1",
+        "--rounds",
+        "100",
+        "--sprt",
+        "0,10,0.05,0.05",
+        "--json",
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(v["sprt"]["verdict"], "h1", "{v}");
+    assert_eq!(v["sprt"]["model"], "normalized", "{v}");
+    assert!(v["games"].as_u64().unwrap() < 20, "{v}");
+    assert!(v["sprt"]["llr"].as_f64().unwrap() >= v["sprt"]["upper"].as_f64().unwrap());
     // Three engines in a gauntlet: the first meets each other one; standings at the end.
     let other = chuhe_engine("other", "");
     let run = chuhe(&[

@@ -379,9 +379,37 @@ impl Sprt {
     /// The log-likelihood ratio of game pairs (pentanomial, normal approximation), as
     /// fastchess computes it: the pairs' mean score and variance, with a normalized Elo
     /// measured in √(2·pair variance).
+    ///
+    /// A count of 0 counts as 0.001 here (as fishtest regularizes), so that a one-sided
+    /// match (every pair won) has a variance and the test can decide.
+    ///
+    /// ```
+    /// use chuhe_match::{Pentanomial, Sprt};
+    /// let sprt = Sprt::parse("0,10,0.05,0.05").unwrap();
+    /// let all_won = Pentanomial { ww: 20, ..Pentanomial::default() };
+    /// assert!(sprt.llr_pentanomial(&all_won) > sprt.bounds().1);
+    /// assert_eq!(sprt.llr_pentanomial(&Pentanomial::default()), 0.0);
+    /// ```
     pub fn llr_pentanomial(&self, pairs: &Pentanomial) -> f64 {
-        let var = pairs.variance();
-        self.llr_of(pairs.pairs() as f64, pairs.score(), var, (2.0 * var).sqrt())
+        let n = pairs.pairs() as f64;
+        if n == 0.0 {
+            return 0.0;
+        }
+        let counts = pairs.counts().map(|c| if c == 0 { 1e-3 } else { c as f64 });
+        let total: f64 = counts.iter().sum();
+        let score = counts
+            .iter()
+            .enumerate()
+            .map(|(i, c)| c * i as f64 * 0.25)
+            .sum::<f64>()
+            / total;
+        let var = counts
+            .iter()
+            .enumerate()
+            .map(|(i, c)| c * (i as f64 * 0.25 - score).powi(2))
+            .sum::<f64>()
+            / total;
+        self.llr_of(n, score, var, (2.0 * var).sqrt())
     }
 
     /// The verdict for a log-likelihood ratio.

@@ -1,7 +1,7 @@
 //! The figures against values worked out by hand: the game-pair (pentanomial) score,
 //! variance, Elo and the SPRT's log-likelihood ratio, and no `-0`, NaN or infinity anywhere.
 
-use chuhe_match::{EloModel, Pentanomial, Sprt, Tally};
+use chuhe_match::{EloModel, Pentanomial, Sprt, SprtVerdict, Tally};
 
 fn close(a: f64, b: f64, tolerance: f64) -> bool {
     (a - b).abs() <= tolerance
@@ -76,14 +76,32 @@ fn pentanomial_sprt_matches_the_hand_computation() {
         "{}",
         sprt.llr_pentanomial(&p)
     );
-    // No pairs, or no variance: no evidence either way.
+    // No pairs: no evidence either way.
     assert_eq!(sprt.llr_pentanomial(&Pentanomial::default()), 0.0);
+    // Every pair drawn: counts of 0 are regularized to 0.001, so the variance is tiny but
+    // not 0 and the LLR is finite, favouring H0 (no NaN from a zero variance).
     let all_draws = Pentanomial {
         dd: 5,
         ..Pentanomial::default()
     };
-    assert_eq!(sprt.llr_pentanomial(&all_draws), 0.0);
+    let llr = sprt.llr_pentanomial(&all_draws);
+    assert!(llr.is_finite() && llr < 0.0, "{llr}");
     assert_eq!(all_draws.normalized_elo(), None);
+    // Every pair won or lost: the test decides.
+    sprt.model = EloModel::Normalized;
+    let won = Pentanomial {
+        ww: 10,
+        ..Pentanomial::default()
+    };
+    assert_eq!(sprt.verdict_of(sprt.llr_pentanomial(&won)), SprtVerdict::H1);
+    let lost = Pentanomial {
+        ll: 10,
+        ..Pentanomial::default()
+    };
+    assert_eq!(
+        sprt.verdict_of(sprt.llr_pentanomial(&lost)),
+        SprtVerdict::H0
+    );
 }
 
 #[test]
