@@ -327,11 +327,16 @@ impl UciEngine {
                 break;
             }
         }
+        // Options the engine does not list, with the warning each gets.
+        let mut unlisted: Vec<(String, String)> = Vec::new();
         for (name, value) in &spec.options {
             if !listed.contains(&name.to_ascii_lowercase()) {
-                engine.warnings.push(format!(
-                    "engine '{}' does not list option '{}' (set to '{}'); it may ignore it",
-                    spec.name, name, value
+                unlisted.push((
+                    name.clone(),
+                    format!(
+                        "engine '{}' does not list option '{}' (set to '{}'); it may ignore it",
+                        spec.name, name, value
+                    ),
                 ));
             }
             engine.send(&format!("setoption name {name} value {value}"))?;
@@ -343,15 +348,30 @@ impl UciEngine {
         if let (Some(v), true, false) = (variant, offers_variant, variant_set) {
             engine.send(&format!("setoption name UCI_Variant value {v}"))?;
         }
+        let mut refusals = Vec::new();
         for line in engine.sync_lines()? {
-            if refuses_option(&line) {
-                engine.warnings.push(format!(
+            if !refuses_option(&line) {
+                continue;
+            }
+            // A refusal of an unlisted option joins that option's warning.
+            match unlisted
+                .iter_mut()
+                .find(|(name, _)| line.contains(name.as_str()))
+            {
+                Some((_, warning)) => {
+                    warning.push_str(&format!("; it answered: {}", line.trim()));
+                }
+                None => refusals.push(format!(
                     "engine '{}' answered a setoption: {}",
                     spec.name,
                     line.trim()
-                ));
+                )),
             }
         }
+        engine
+            .warnings
+            .extend(unlisted.into_iter().map(|(_, warning)| warning));
+        engine.warnings.extend(refusals);
         Ok(engine)
     }
 
@@ -461,7 +481,29 @@ fn parse_score(line: &str) -> Option<i32> {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_score;
+    use super::{option_name, parse_score, refuses_option};
+
+    #[test]
+    fn option_lines_and_refusals_are_read() {
+        assert_eq!(
+            option_name("option name Skill Level type spin default 20 min 0 max 20"),
+            Some("Skill Level")
+        );
+        assert_eq!(
+            option_name("option name Clear Hash type button"),
+            Some("Clear Hash")
+        );
+        assert_eq!(option_name("id name x"), None);
+        // Fairy-Stockfish's and chuhe's answers to an unknown option.
+        assert!(refuses_option("No such option: Nope"));
+        assert!(refuses_option(
+            "info string setoption refused: no option 'Foo' (Hash, Threads); the option keeps its value"
+        ));
+        assert!(!refuses_option(
+            "info string variant xiangqi files 9 ranks 10"
+        ));
+        assert!(!refuses_option("info depth 1 score cp 0"));
+    }
 
     #[test]
     fn scores_are_read_from_info_lines() {
