@@ -350,7 +350,7 @@ fn sprt_text(f: &Figures) -> Option<String> {
         EloModel::Logistic => "logistic",
     };
     Some(format!(
-        "SPRT ({model} Elo {} vs {}, alpha {}, beta {}): llr {:.2} ({:.2}, {:.2}) {}",
+        "SPRT ({model} Elo {} vs {}, alpha {}, beta {}): llr {:.2} ({:.2}, {:.2}) {} (single games: llr {:.2})",
         s.elo0,
         s.elo1,
         s.alpha,
@@ -362,7 +362,8 @@ fn sprt_text(f: &Figures) -> Option<String> {
             chuhe_match::SprtVerdict::Continue => "continue",
             chuhe_match::SprtVerdict::H0 => "H0 accepted",
             chuhe_match::SprtVerdict::H1 => "H1 accepted",
-        }
+        },
+        s.llr_trinomial
     ))
 }
 

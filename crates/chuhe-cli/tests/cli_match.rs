@@ -301,3 +301,115 @@ fn all_games_lost_is_an_unbounded_elo_never_nan() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn books_are_read_from_epd_and_pgn_files() {
+    let dir = std::env::temp_dir().join(format!("chuhe-match-books-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR";
+    let epd = dir.join("book.epd");
+    // An EPD line with operations, a FEN with Black to move.
+    std::fs::write(
+        &epd,
+        format!("{start} w - - bm h2e2; id \"first\";\n{start} b - - 0 1\n"),
+    )
+    .unwrap();
+    let pgn = dir.join("book.pgn");
+    std::fs::write(
+        &pgn,
+        "[Event \"a\"]\n[Variant \"Xiangqi\"]\n\n1. Che3 Hg8 *\n\n[Event \"b\"]\n[Variant \"Xiangqi\"]\n\n1. Hg3 *\n",
+    )
+    .unwrap();
+    let a = chuhe_engine("a", "");
+    let b = chuhe_engine("b", "");
+    let play = |book: &std::path::Path, extra: &[&str]| -> Vec<serde_json::Value> {
+        let records = dir.join(format!("pcn-{}", extra.len()));
+        let _ = std::fs::remove_dir_all(&records);
+        let book_arg = book.display().to_string();
+        let records_arg = records.display().to_string();
+        let mut args = vec![
+            "match",
+            "--engine",
+            &a,
+            "--engine",
+            &b,
+            "--depth",
+            "1",
+            "--max-plies",
+            "3",
+            "--rounds",
+            "2",
+            "--openings",
+            &book_arg,
+            "--pcn-dir",
+            &records_arg,
+        ];
+        args.extend_from_slice(extra);
+        let run = chuhe(&args);
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+        (1..=4)
+            .map(|i| {
+                let text =
+                    std::fs::read_to_string(records.join(format!("game-{i:04}.pcn"))).unwrap();
+                serde_json::from_str(&text).unwrap()
+            })
+            .collect()
+    };
+    let games = play(&epd, &[]);
+    // Round 1 from the EPD line (Red to move), round 2 from the FEN with Black to move.
+    assert!(
+        games[0]["setup"].as_str().unwrap().ends_with(" / X/x"),
+        "{}",
+        games[0]
+    );
+    assert!(
+        games[2]["setup"].as_str().unwrap().ends_with(" / x/X"),
+        "{}",
+        games[2]
+    );
+    let games = play(&pgn, &[]);
+    let first_moves: Vec<&str> = games
+        .iter()
+        .map(|g| g["moves"][0][0].as_str().unwrap())
+        .collect();
+    assert_eq!(first_moves, ["h3-e3", "h3-e3", "h1-g3", "h1-g3"]);
+    assert_eq!(games[0]["moves"][1][0], "h10-g8");
+    // Named by --openings-format, in a seeded random order (same seed, same order).
+    let plain = dir.join("book.txt");
+    std::fs::copy(&pgn, &plain).unwrap();
+    let shuffled = |seed: &str| {
+        play(
+            &plain,
+            &[
+                "--openings-format",
+                "pgn",
+                "--openings-order",
+                "random",
+                "--seed",
+                seed,
+            ],
+        )
+        .iter()
+        .map(|g| g["moves"][0][0].as_str().unwrap().to_string())
+        .collect::<Vec<_>>()
+    };
+    let once = shuffled("5");
+    assert_eq!(once, shuffled("5"));
+    let mut sorted = once.clone();
+    sorted.sort();
+    assert_eq!(sorted, ["h1-g3", "h1-g3", "h3-e3", "h3-e3"]);
+    let line = fails(&[
+        "match",
+        "--engine",
+        &a,
+        "--engine",
+        &b,
+        "--openings",
+        &plain.display().to_string(),
+    ]);
+    assert!(
+        line.contains("--openings") && line.contains("opening 1"),
+        "{line}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
