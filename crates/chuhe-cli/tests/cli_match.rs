@@ -94,6 +94,27 @@ fn concurrency_zero_and_bad_draw_settings_are_refused() {
         let line = fails(&args);
         assert!(line.contains(hint), "{extra:?}: {line}");
     }
+    // The same program twice, unnamed: the second is numbered.
+    let same = format!("cmd='{}' arg=uci", env!("CARGO_BIN_EXE_chuhe"));
+    let run = chuhe(&[
+        "match",
+        "--engine",
+        &same,
+        "--engine",
+        &same,
+        "--depth",
+        "1",
+        "--max-plies",
+        "2",
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(
+        run.stdout.starts_with(
+            "chuhe vs chuhe-2 (xiangqi): 2 games, +0 =2 -0, score 50.0%, Elo +0.0 ± 0.0\n"
+        ),
+        "{}",
+        run.stdout
+    );
     let line = fails(&["match", "--engine", "cmd='unclosed", "--engine", "cmd=b"]);
     assert!(line.contains("unclosed quote"), "{line}");
 }

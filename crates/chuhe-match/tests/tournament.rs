@@ -105,6 +105,8 @@ fn a_gauntlet_and_a_round_robin_pair_the_engines() {
         mock("c", &shuffle(0)),
     ];
     let mut cfg = config(engines);
+    // Three games at once: pairs are counted by round whatever order games finish in.
+    cfg.concurrency = 3;
     let (summary, reports, _) = play(&cfg);
     // Round-robin of three: a-b, a-c, b-c, two games each.
     assert_eq!(summary.games, 6);
