@@ -127,7 +127,7 @@ fn main() -> ExitCode {
         let workers: Vec<_> = (0..args.jobs)
             .map(|_| {
                 scope.spawn(|| -> Result<(), String> {
-                    let mut engine = UciEngine::start(&args.engine, Some(args.game.name()))
+                    let mut engine = UciEngine::start(&args.engine, Some(args.game.name()), None)
                         .map_err(|e| e.to_string())?;
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);

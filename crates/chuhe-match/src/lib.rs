@@ -1,18 +1,24 @@
 //! # chuhe-match — games between UCI engines, judged by chuhe
 //!
-//! Plays rounds of games between two UCI engines (chuhe itself, Fairy-Stockfish, any other)
-//! in any game of [`chuhe::GameKind`], with chuhe's arbiter deciding legality, repetition and
-//! every ending. Each round plays one opening twice, colours swapped. Time controls, openings
-//! (a list of positions, or random opening plies), concurrency, a move cap, Elo with its
-//! error and an SPRT that stops early; every game comes back as a PCN record.
+//! Plays rounds of games between UCI engines (chuhe itself, Fairy-Stockfish, any other) in
+//! any game of [`chuhe::GameKind`], with chuhe's arbiter deciding legality, repetition and
+//! every ending. Two engines, or more in a round-robin or a gauntlet; in each round every
+//! pair plays one opening twice, colours swapped. Time controls, opening books (EPD/FEN,
+//! PGN, PCN; in order or shuffled by a seed) or random opening plies, concurrency, a move
+//! cap, draw and resign adjudication, Elo with its error from single games and from game
+//! pairs (pentanomial), an SPRT on the pairs that stops early, a log of every line to and
+//! from the engines; every game comes back as a PCN record (and PGN for Xiangqi). An engine
+//! that crashes loses its game and is started again for the next one.
 //!
 //! The `chuhe match` command is a thin user of this crate.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod openings;
 mod stats;
 mod uci;
 
+use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 use std::thread;
@@ -21,11 +27,15 @@ use std::time::{Duration, Instant};
 use chuhe::notation::pcn::{Meta, Pcn, SideInfo, Sides};
 use chuhe::{AnyGame, GameKind, MoveNotation, Outcome, PositionFormat, Side, Status};
 use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use serde_json::json;
 
-pub use stats::{elo_to_score, score_to_elo, Sprt, SprtVerdict, Tally};
-pub use uci::{EngineError, EngineSpec, UciEngine};
+pub use openings::{read_book, BookFormat, Opening};
+pub use stats::{
+    elo_to_score, score_to_elo, tidy, EloEstimate, EloModel, Pentanomial, Sprt, SprtVerdict, Tally,
+};
+pub use uci::{EngineError, EngineLog, EngineSpec, UciEngine};
 
 /// How long each side may think.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,8 +86,13 @@ impl TimeControl {
 /// Where games start.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Openings {
-    /// Positions (`start`, FEEN, or FEN for Xiangqi), used in turn, one per round.
-    Positions(Vec<String>),
+    /// A book, used one opening per round, in `order`.
+    Book {
+        /// The openings.
+        openings: Vec<Opening>,
+        /// In which order.
+        order: OpeningOrder,
+    },
     /// The start position followed by this many random legal plies, one line per round.
     RandomPlies {
         /// Plies.
@@ -87,32 +102,84 @@ pub enum Openings {
     },
 }
 
+impl Openings {
+    /// Positions with no moves, in order (`start`, FEEN, or FEN for Xiangqi).
+    pub fn positions(list: &[&str]) -> Openings {
+        Openings::Book {
+            openings: list.iter().map(|p| Opening::position(p)).collect(),
+            order: OpeningOrder::Sequential,
+        }
+    }
+}
+
+/// The order a book's openings are played in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpeningOrder {
+    /// As written, starting again at the top when the rounds outnumber them.
+    Sequential,
+    /// Shuffled once by this seed (the same seed, the same order), then in turn.
+    Random {
+        /// Seed.
+        seed: u64,
+    },
+}
+
+/// Who plays whom.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Tournament {
+    /// Every engine against every other one.
+    #[default]
+    RoundRobin,
+    /// The first engine against each of the others.
+    Gauntlet,
+}
+
+/// Draw adjudication as cutechess-cli's `-draw movenumber=N movecount=M score=S`: from
+/// move `move_number` on, a game in which both engines' scores stay within `score`
+/// centipawns of 0 for `move_count` consecutive moves each is a draw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DrawAdjudication {
+    /// The first move number (counting from 1, one move = both sides) it applies to.
+    pub move_number: u32,
+    /// Consecutive moves of each engine.
+    pub move_count: u32,
+    /// Centipawns either side of 0.
+    pub score: i32,
+}
+
 /// A match.
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
     /// The game.
     pub game: GameKind,
-    /// The two engines; results are from the first one's point of view.
-    pub engines: [EngineSpec; 2],
+    /// The engines (two or more); names must differ.
+    pub engines: Vec<EngineSpec>,
+    /// Who plays whom when there are more than two engines.
+    pub tournament: Tournament,
     /// How long each move may take.
     pub time_control: TimeControl,
-    /// Rounds; each plays its opening twice, colours swapped.
+    /// Rounds; in each, every pair plays the round's opening twice, colours swapped.
     pub rounds: u32,
     /// Openings.
     pub openings: Openings,
-    /// Games played at once.
+    /// Games played at once (at least 1).
     pub concurrency: usize,
     /// A game reaching this many plies is adjudicated a draw (`movelimit`).
     pub max_plies: u32,
     /// Score adjudication: when both engines report a score beyond this many centipawns for
     /// the same side for `moves` consecutive moves each, that side wins.
     pub resign: Option<(i32, u32)>,
+    /// Draw adjudication by score and move number.
+    pub draw: Option<DrawAdjudication>,
     /// Grace beyond the clock before a move counts as a time loss.
     pub time_margin: Duration,
-    /// Stop as soon as this test decides.
+    /// Stop as soon as this test decides (two engines only).
     pub sprt: Option<Sprt>,
     /// Name of the event in the records.
     pub event: String,
+    /// Where every line to and from the engines is written.
+    pub log: Option<EngineLog>,
 }
 
 /// One finished game.
@@ -122,35 +189,212 @@ pub struct GameReport {
     pub index: usize,
     /// The round, from 1.
     pub round: u32,
-    /// Which engine (0 or 1) played the first side.
-    pub first_engine: usize,
+    /// The pair of engines (an index into [`Summary::pairs`]).
+    pub pair: usize,
+    /// The engines (indexes into [`MatchConfig::engines`]) that played the first and the
+    /// second side.
+    pub engines: [usize; 2],
     /// How it ended.
     pub outcome: Outcome,
     /// Why, in words (`checkmate`, `illegal move e3e9 by fsf`, `time forfeit by chuhe`, …).
     pub reason: String,
     /// The record.
     pub pcn: Pcn,
+    /// The game in PGN (Xiangqi only: PGN has no other variant of these).
+    pub pgn: Option<String>,
 }
 
 impl GameReport {
-    /// The game's score for engine 0: 1, ½ or 0.
-    pub fn score_for_first_engine(&self) -> f64 {
+    /// The game's score for engine `engine`: 1, ½ or 0 (0 when it did not play).
+    pub fn score_for(&self, engine: usize) -> f64 {
+        let side = if self.engines[0] == engine {
+            Side::First
+        } else if self.engines[1] == engine {
+            Side::Second
+        } else {
+            return 0.0;
+        };
         match self.outcome.winner {
             None => 0.5,
-            Some(side) => {
-                let winner_engine = if side == Side::First {
-                    self.first_engine
-                } else {
-                    1 - self.first_engine
-                };
-                if winner_engine == 0 {
-                    1.0
-                } else {
-                    0.0
-                }
+            Some(w) if w == side => 1.0,
+            Some(_) => 0.0,
+        }
+    }
+
+    /// The result for the first side: `1-0`, `0-1` or `1/2-1/2`.
+    pub fn result(&self) -> &'static str {
+        match self.outcome.winner {
+            Some(Side::First) => "1-0",
+            Some(Side::Second) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+}
+
+/// Results of one pair of engines, from the first one's view.
+#[derive(Clone, Debug, Default)]
+pub struct PairStats {
+    /// The two engines (indexes into [`MatchConfig::engines`]).
+    pub engines: [usize; 2],
+    /// Single games.
+    pub tally: Tally,
+    /// Finished game pairs (both games of a round).
+    pub pentanomial: Pentanomial,
+    /// Games by how they ended.
+    pub endings: BTreeMap<String, u32>,
+    /// Rounds with one game finished: its score.
+    half_pairs: BTreeMap<u32, f64>,
+}
+
+impl PairStats {
+    fn add(&mut self, report: &GameReport) {
+        let score = report.score_for(self.engines[0]);
+        self.tally.add(score);
+        *self.endings.entry(report.reason.clone()).or_insert(0) += 1;
+        match self.half_pairs.remove(&report.round) {
+            Some(other) => self.pentanomial.add(other, score),
+            None => {
+                self.half_pairs.insert(report.round, score);
             }
         }
     }
+
+    /// The figures of the pair.
+    pub fn figures(&self, sprt: Option<&Sprt>) -> Figures {
+        let sprt = sprt.map(|s| {
+            let llr = s.llr_pentanomial(&self.pentanomial);
+            let (lower, upper) = s.bounds();
+            SprtReport {
+                elo0: s.elo0,
+                elo1: s.elo1,
+                alpha: s.alpha,
+                beta: s.beta,
+                model: s.model,
+                llr: tidy(llr, 3),
+                llr_trinomial: tidy(s.llr(&self.tally), 3),
+                lower: tidy(lower, 3),
+                upper: tidy(upper, 3),
+                verdict: s.verdict_of(llr),
+            }
+        });
+        let elo = self.tally.elo();
+        let penta_elo = self.pentanomial.elo();
+        let nelo = self.pentanomial.normalized_elo();
+        Figures {
+            tally: self.tally,
+            score: tidy(self.tally.score(), 4),
+            elo: elo.elo,
+            elo_error: elo.error,
+            pentanomial: PentanomialReport {
+                counts: self.pentanomial.counts(),
+                dd: self.pentanomial.dd,
+                wl: self.pentanomial.wl,
+                pairs: self.pentanomial.pairs(),
+                elo: penta_elo.elo,
+                elo_error: penta_elo.error,
+                nelo: nelo.map(|n| n.0),
+                nelo_error: nelo.map(|n| n.1),
+            },
+            sprt,
+        }
+    }
+}
+
+/// The figures of a pair, from its first engine's view. Elo is logistic; `None` (JSON
+/// `null`) is an unbounded Elo or interval (every game won or lost), never NaN.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Figures {
+    /// Wins, draws, losses.
+    pub tally: Tally,
+    /// Score, 0 to 1.
+    pub score: f64,
+    /// Elo from the single games.
+    pub elo: Option<f64>,
+    /// Half-width of its 95% interval (trinomial variance).
+    pub elo_error: Option<f64>,
+    /// Game pairs.
+    pub pentanomial: PentanomialReport,
+    /// The SPRT, when one ran.
+    pub sprt: Option<SprtReport>,
+}
+
+/// Game-pair figures.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct PentanomialReport {
+    /// Pairs worth 0, ½, 1, 1½, 2 points: `[LL, LD, DD+WL, WD, WW]`.
+    pub counts: [u32; 5],
+    /// Of the one-point pairs, both drawn.
+    pub dd: u32,
+    /// Of the one-point pairs, one won and one lost.
+    pub wl: u32,
+    /// Pairs finished.
+    pub pairs: u32,
+    /// Logistic Elo from the pairs.
+    pub elo: Option<f64>,
+    /// Half-width of its 95% interval (pentanomial variance).
+    pub elo_error: Option<f64>,
+    /// Normalized Elo from the pairs.
+    pub nelo: Option<f64>,
+    /// Half-width of its 95% interval.
+    pub nelo_error: Option<f64>,
+}
+
+/// Where the SPRT stands.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct SprtReport {
+    /// Elo under H0.
+    pub elo0: f64,
+    /// Elo under H1.
+    pub elo1: f64,
+    /// False-positive rate.
+    pub alpha: f64,
+    /// False-negative rate.
+    pub beta: f64,
+    /// The scale of `elo0`, `elo1`.
+    pub model: EloModel,
+    /// The log-likelihood ratio of the game pairs (the one the test decides by).
+    pub llr: f64,
+    /// The log-likelihood ratio of the single games, for comparison.
+    pub llr_trinomial: f64,
+    /// Accept H0 at or below.
+    pub lower: f64,
+    /// Accept H1 at or above.
+    pub upper: f64,
+    /// The verdict.
+    pub verdict: SprtVerdict,
+}
+
+/// One pair in the summary.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct PairSummary {
+    /// The two engines' names.
+    pub engines: [String; 2],
+    /// Games played.
+    pub games: u32,
+    /// The figures.
+    #[serde(flatten)]
+    pub figures: Figures,
+    /// Games by how they ended.
+    pub endings: BTreeMap<String, u32>,
+}
+
+/// One engine's line of the standings.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Standing {
+    /// The engine.
+    pub engine: String,
+    /// Games played.
+    pub games: u32,
+    /// Wins, draws, losses.
+    pub tally: Tally,
+    /// Points (1 a win, ½ a draw).
+    pub points: f64,
+    /// Points per game, 0 to 1.
+    pub score: f64,
+    /// Elo against the engines it met (logistic), `None` when unbounded.
+    pub elo: Option<f64>,
+    /// Half-width of its 95% interval.
+    pub elo_error: Option<f64>,
 }
 
 /// The result of a match.
@@ -159,21 +403,39 @@ pub struct Summary {
     /// The game.
     pub game: GameKind,
     /// The engines' names.
-    pub engines: [String; 2],
+    pub engines: Vec<String>,
+    /// Who played whom.
+    pub tournament: Tournament,
     /// Games played.
     pub games: u32,
-    /// From the first engine's point of view.
-    pub tally: Tally,
-    /// The first engine's score, 0 to 1.
-    pub score: f64,
-    /// Elo of the first engine over the second.
-    pub elo: f64,
-    /// Half-width of the 95% interval.
-    pub elo_error: f64,
-    /// The SPRT's log-likelihood ratio, its bounds and verdict, when one ran.
-    pub sprt: Option<serde_json::Value>,
+    /// With two engines: the first one's figures against the second.
+    #[serde(flatten)]
+    pub head: Option<Figures>,
+    /// Each pair of engines.
+    pub pairs: Vec<PairSummary>,
+    /// The engines by points, best first.
+    pub standings: Vec<Standing>,
     /// Games by how they ended.
-    pub endings: std::collections::BTreeMap<String, u32>,
+    pub endings: BTreeMap<String, u32>,
+    /// Warnings given during the match (also given as [`MatchEvent::Warning`]).
+    pub warnings: Vec<String>,
+}
+
+/// What happens during a match.
+#[derive(Debug)]
+pub enum MatchEvent<'a> {
+    /// Something the user should know: an option an engine does not know, games that will
+    /// all be the same.
+    Warning(&'a str),
+    /// A game finished; `pair` holds its pair's results so far.
+    Game {
+        /// The game.
+        report: &'a GameReport,
+        /// Its pair's results, this game included.
+        pair: &'a PairStats,
+        /// Games finished in the whole match.
+        finished: u32,
+    },
 }
 
 /// Why a match could not be played.
@@ -200,44 +462,105 @@ pub enum MatchError {
     Config(String),
 }
 
-/// A scheduled game: its opening and who plays first.
+/// A scheduled game: its opening, its pair and who plays first.
 #[derive(Clone, Debug)]
 struct Scheduled {
     index: usize,
     round: u32,
-    first_engine: usize,
-    start: String,
-    opening_moves: Vec<String>,
+    pair: usize,
+    engines: [usize; 2],
+    opening: Opening,
 }
 
-/// Plays the match, calling `on_game` with each finished game and the tally so far (in the
+/// The pairs of engines that meet.
+fn pairings(count: usize, tournament: Tournament) -> Vec<[usize; 2]> {
+    match tournament {
+        Tournament::Gauntlet => (1..count).map(|j| [0, j]).collect(),
+        Tournament::RoundRobin => (0..count)
+            .flat_map(|i| (i + 1..count).map(move |j| [i, j]))
+            .collect(),
+    }
+}
+
+/// Would every game of a pair be the same move for move (deterministic engines)?
+fn games_repeat(config: &MatchConfig) -> bool {
+    let one_opening = match &config.openings {
+        Openings::Book { openings, .. } => openings.iter().all(|o| *o == openings[0]),
+        Openings::RandomPlies { .. } => false,
+    };
+    let fixed = |tc: TimeControl| matches!(tc, TimeControl::Depth(_) | TimeControl::Nodes(_));
+    one_opening
+        && config.rounds > 1
+        && config
+            .engines
+            .iter()
+            .all(|e| fixed(e.time_control.unwrap_or(config.time_control)))
+}
+
+/// Plays the match, calling `on_event` with warnings and with each finished game (in the
 /// order games finish). Stops early when the SPRT decides or `stop` is set.
 pub fn run_match(
     config: &MatchConfig,
     stop: Arc<AtomicBool>,
-    on_game: &mut dyn FnMut(&GameReport, &Tally),
+    on_event: &mut dyn FnMut(MatchEvent<'_>),
 ) -> Result<Summary, MatchError> {
     if config.rounds == 0 {
         return Err(MatchError::Config("--rounds must be at least 1".into()));
     }
+    if config.concurrency == 0 {
+        return Err(MatchError::Config(
+            "--concurrency must be at least 1 (games played at once)".into(),
+        ));
+    }
+    if config.engines.len() < 2 {
+        return Err(MatchError::Config(format!(
+            "a match needs at least two engines, found {}",
+            config.engines.len()
+        )));
+    }
+    for (i, e) in config.engines.iter().enumerate() {
+        if config.engines[..i].iter().any(|o| o.name == e.name) {
+            return Err(MatchError::Config(format!(
+                "two engines are named '{}'; give each its own name=",
+                e.name
+            )));
+        }
+    }
+    if config.sprt.is_some() && config.engines.len() != 2 {
+        return Err(MatchError::Config(
+            "--sprt tests one engine against another: give exactly two engines".into(),
+        ));
+    }
+    let mut warnings = Vec::new();
     for spec in &config.engines {
-        UciEngine::start(spec, Some(config.game.name()))
-            .map_err(|source| MatchError::Engine {
+        let engine = UciEngine::start(spec, Some(config.game.name()), config.log.clone()).map_err(
+            |source| MatchError::Engine {
                 name: spec.name.clone(),
                 source,
-            })?
-            .quit();
+            },
+        )?;
+        warnings.extend(engine.warnings.iter().cloned());
+        engine.quit();
     }
-    let schedule = Arc::new(schedule(config)?);
+    if games_repeat(config) {
+        warnings.push(
+            "every game of a pair may be the same: one opening, no random plies, and a fixed depth or node limit (deterministic engines repeat their moves); give --openings or --random-plies".to_string(),
+        );
+    }
+    for w in &warnings {
+        on_event(MatchEvent::Warning(w));
+    }
+    let pairs_of_engines = pairings(config.engines.len(), config.tournament);
+    let schedule = Arc::new(schedule(config, &pairs_of_engines)?);
     let next = Arc::new(AtomicUsize::new(0));
     let (tx, rx) = mpsc::channel::<GameReport>();
-    let workers = config.concurrency.clamp(1, 64).min(schedule.len());
+    let workers = config.concurrency.min(64).min(schedule.len());
     let mut handles = Vec::new();
     for _ in 0..workers {
         let (schedule, next, tx, stop) = (schedule.clone(), next.clone(), tx.clone(), stop.clone());
         let config = config.clone();
         handles.push(thread::spawn(move || {
-            let mut engines: [Option<UciEngine>; 2] = [None, None];
+            let mut engines: HashMap<usize, UciEngine> = HashMap::new();
             loop {
                 if stop.load(Ordering::Relaxed) {
                     break;
@@ -251,24 +574,33 @@ pub fn run_match(
                     break;
                 }
             }
-            for engine in engines.into_iter().flatten() {
+            for (_, engine) in engines.drain() {
                 engine.quit();
             }
         }));
     }
     drop(tx);
-    let mut tally = Tally::default();
-    let mut endings = std::collections::BTreeMap::new();
+    let mut pairs: Vec<PairStats> = pairs_of_engines
+        .iter()
+        .map(|&engines| PairStats {
+            engines,
+            ..PairStats::default()
+        })
+        .collect();
+    let mut endings = BTreeMap::new();
+    let mut finished = 0;
     for report in rx {
-        match report.score_for_first_engine() {
-            s if s > 0.75 => tally.wins += 1,
-            s if s < 0.25 => tally.losses += 1,
-            _ => tally.draws += 1,
-        }
+        finished += 1;
+        let pair = &mut pairs[report.pair];
+        pair.add(&report);
         *endings.entry(report.reason.clone()).or_insert(0) += 1;
-        on_game(&report, &tally);
+        on_event(MatchEvent::Game {
+            report: &report,
+            pair,
+            finished,
+        });
         if let Some(sprt) = &config.sprt {
-            if sprt.verdict(&tally) != SprtVerdict::Continue {
+            if sprt.verdict_of(sprt.llr_pentanomial(&pair.pentanomial)) != SprtVerdict::Continue {
                 stop.store(true, Ordering::Relaxed);
             }
         }
@@ -276,68 +608,102 @@ pub fn run_match(
     for h in handles {
         let _ = h.join();
     }
-    let (elo, elo_error) = tally.elo();
-    let sprt = config.sprt.map(|s| {
-        let (lower, upper) = s.bounds();
-        json!({
-            "elo0": s.elo0, "elo1": s.elo1, "alpha": s.alpha, "beta": s.beta,
-            "llr": s.llr(&tally), "lower": lower, "upper": upper, "verdict": s.verdict(&tally),
+    let name = |i: usize| config.engines[i].name.clone();
+    let mut standings: Vec<Standing> = (0..config.engines.len())
+        .map(|i| {
+            let mut tally = Tally::default();
+            for p in &pairs {
+                if p.engines[0] == i {
+                    tally.wins += p.tally.wins;
+                    tally.draws += p.tally.draws;
+                    tally.losses += p.tally.losses;
+                } else if p.engines[1] == i {
+                    tally.wins += p.tally.losses;
+                    tally.draws += p.tally.draws;
+                    tally.losses += p.tally.wins;
+                }
+            }
+            let elo = tally.elo();
+            Standing {
+                engine: name(i),
+                games: tally.games(),
+                tally,
+                points: tally.wins as f64 + 0.5 * tally.draws as f64,
+                score: tidy(tally.score(), 4),
+                elo: elo.elo,
+                elo_error: elo.error,
+            }
         })
-    });
+        .collect();
+    standings.sort_by(|a, b| b.points.total_cmp(&a.points).then(a.games.cmp(&b.games)));
+    let pair_summaries: Vec<PairSummary> = pairs
+        .iter()
+        .map(|p| PairSummary {
+            engines: [name(p.engines[0]), name(p.engines[1])],
+            games: p.tally.games(),
+            figures: p.figures(config.sprt.as_ref()),
+            endings: p.endings.clone(),
+        })
+        .collect();
     Ok(Summary {
         game: config.game,
-        engines: [
-            config.engines[0].name.clone(),
-            config.engines[1].name.clone(),
-        ],
-        games: tally.games(),
-        score: tally.score(),
-        tally,
-        elo,
-        elo_error,
-        sprt,
+        engines: config.engines.iter().map(|e| e.name.clone()).collect(),
+        tournament: config.tournament,
+        games: finished,
+        head: (config.engines.len() == 2).then(|| pair_summaries[0].figures.clone()),
+        pairs: pair_summaries,
+        standings,
         endings,
+        warnings,
     })
 }
 
-/// Every game of the match: each round's opening twice, colours swapped.
-fn schedule(config: &MatchConfig) -> Result<Vec<Scheduled>, MatchError> {
+/// Every game of the match: per round one opening, which each pair plays twice, colours
+/// swapped.
+fn schedule(config: &MatchConfig, pairs: &[[usize; 2]]) -> Result<Vec<Scheduled>, MatchError> {
     let mut out = Vec::new();
+    let book: Vec<Opening> = match &config.openings {
+        Openings::Book { openings, .. } if openings.is_empty() => {
+            return Err(MatchError::Config("the openings book is empty".into()))
+        }
+        Openings::Book { openings, order } => {
+            for (i, o) in openings.iter().enumerate() {
+                o.check(config.game)
+                    .map_err(|message| MatchError::Opening {
+                        index: i + 1,
+                        message,
+                    })?;
+            }
+            let mut list = openings.clone();
+            if let OpeningOrder::Random { seed } = order {
+                list.shuffle(&mut SmallRng::seed_from_u64(*seed));
+            }
+            list
+        }
+        Openings::RandomPlies { .. } => Vec::new(),
+    };
     let mut rng = match &config.openings {
         Openings::RandomPlies { seed, .. } => SmallRng::seed_from_u64(*seed),
-        Openings::Positions(_) => SmallRng::seed_from_u64(0),
+        Openings::Book { .. } => SmallRng::seed_from_u64(0),
     };
     for round in 0..config.rounds {
-        let (start, opening_moves) = match &config.openings {
-            Openings::Positions(list) if list.is_empty() => {
-                return Err(MatchError::Config(
-                    "the openings file has no positions".into(),
-                ))
-            }
-            Openings::Positions(list) => {
-                let i = round as usize % list.len();
-                config
-                    .game
-                    .new_game(&list[i])
-                    .map_err(|e| MatchError::Opening {
-                        index: i + 1,
-                        message: e.to_string(),
-                    })?;
-                (list[i].clone(), Vec::new())
-            }
-            Openings::RandomPlies { plies, .. } => (
-                String::from("start"),
-                random_line(config.game, *plies, &mut rng),
-            ),
+        let opening = match &config.openings {
+            Openings::Book { .. } => book[round as usize % book.len()].clone(),
+            Openings::RandomPlies { plies, .. } => Opening {
+                start: "start".into(),
+                moves: random_line(config.game, *plies, &mut rng),
+            },
         };
-        for first_engine in [0, 1] {
-            out.push(Scheduled {
-                index: out.len(),
-                round: round + 1,
-                first_engine,
-                start: start.clone(),
-                opening_moves: opening_moves.clone(),
-            });
+        for (pair, &[a, b]) in pairs.iter().enumerate() {
+            for engines in [[a, b], [b, a]] {
+                out.push(Scheduled {
+                    index: out.len(),
+                    round: round + 1,
+                    pair,
+                    engines,
+                    opening: opening.clone(),
+                });
+            }
         }
     }
     Ok(out)
@@ -367,34 +733,34 @@ fn random_line(game: GameKind, plies: u32, rng: &mut SmallRng) -> Vec<String> {
     line
 }
 
+/// The running engine `i` of this worker, started (again) when it is not running.
 fn engine<'a>(
-    engines: &'a mut [Option<UciEngine>; 2],
+    engines: &'a mut HashMap<usize, UciEngine>,
     config: &MatchConfig,
     i: usize,
 ) -> Result<&'a mut UciEngine, EngineError> {
-    if engines[i].is_none() {
-        engines[i] = Some(UciEngine::start(
+    if let std::collections::hash_map::Entry::Vacant(slot) = engines.entry(i) {
+        slot.insert(UciEngine::start(
             &config.engines[i],
             Some(config.game.name()),
+            config.log.clone(),
         )?);
     }
-    engines[i].as_mut().ok_or(EngineError::Crashed)
+    engines.get_mut(&i).ok_or(EngineError::Crashed)
 }
 
-/// Plays one game; engines that fail are dropped and restarted for the next game.
+/// Plays one game; an engine that fails loses the game, and is stopped and started again
+/// for its next game.
 fn play_game(
     config: &MatchConfig,
     job: &Scheduled,
-    engines: &mut [Option<UciEngine>; 2],
+    engines: &mut HashMap<usize, UciEngine>,
 ) -> Option<GameReport> {
-    let engine_of = |side: Side| match side {
-        Side::First => job.first_engine,
-        Side::Second => 1 - job.first_engine,
-    };
-    // Openings were read when the schedule was made.
-    let mut game: Box<dyn AnyGame> = config.game.new_game(&job.start).ok()?;
+    let engine_of = |side: Side| job.engines[side.index()];
+    // Openings were checked when the schedule was made.
+    let mut game: Box<dyn AnyGame> = config.game.new_game(&job.opening.start).ok()?;
     let setup = game.to_feen();
-    let position_head = if job.start == "start" {
+    let position_head = if job.opening.start == "start" {
         "position startpos".to_string()
     } else {
         let text = game
@@ -403,15 +769,15 @@ fn play_game(
         format!("position fen {text}")
     };
     let mut moves: Vec<(String, f64)> = Vec::new();
-    for m in &job.opening_moves {
+    for m in &job.opening.moves {
         if let Ok(texts) = game.play_text(m, MoveNotation::Uci) {
             moves.push((texts.get("pmn").cloned().unwrap_or_else(|| m.clone()), 0.0));
         }
     }
-    for i in 0..2 {
+    for i in job.engines {
         if let Ok(e) = engine(engines, config, i) {
             if e.send("ucinewgame").and_then(|()| e.sync()).is_err() {
-                engines[i] = None;
+                engines.remove(&i);
             }
         }
     }
@@ -428,7 +794,8 @@ fn play_game(
     let mut clocks = [clock_of(Side::First).0, clock_of(Side::Second).0];
     let increments = [clock_of(Side::First).1, clock_of(Side::Second).1];
     let mut reason = None;
-    let mut adjudication_streak = [0u32; 2];
+    let mut resign_streak = [0u32; 2];
+    let mut draw_streak = 0u32;
     while game.outcome().is_none() {
         if game.plies() >= config.max_plies as usize {
             game.declare(Outcome::draw(Status::Movelimit));
@@ -467,13 +834,13 @@ fn play_game(
         let (text, score) = match answer {
             Ok(a) => a,
             Err(EngineError::Timeout(_)) => {
-                engines[who] = None;
+                engines.remove(&who);
                 game.declare(Outcome::win(Status::Timelimit, !side));
                 reason = Some(format!("time forfeit by {name}"));
                 break;
             }
             Err(e) => {
-                engines[who] = None;
+                engines.remove(&who);
                 game.declare(Outcome::win(Status::Resignation, !side));
                 reason = Some(format!("{name} failed: {e}"));
                 break;
@@ -502,9 +869,12 @@ fn play_game(
                 break;
             }
         }
+        if game.outcome().is_some() {
+            break;
+        }
         if let (Some((threshold, needed)), Some(score)) = (config.resign, score) {
             // Scores are from the mover's view: positive favours `side`.
-            let streak = &mut adjudication_streak;
+            let streak = &mut resign_streak;
             if score.abs() >= threshold {
                 let favoured = if score > 0 { side } else { !side };
                 let k = favoured.index();
@@ -517,6 +887,21 @@ fn play_game(
                 }
             } else {
                 *streak = [0, 0];
+            }
+        }
+        if let Some(draw) = config.draw {
+            // The move number of the move just played (both sides' moves make one).
+            let move_number = (game.plies() as u32).div_ceil(2);
+            match score {
+                Some(s) if move_number >= draw.move_number && s.abs() <= draw.score => {
+                    draw_streak += 1;
+                }
+                _ => draw_streak = 0,
+            }
+            if draw_streak >= 2 * draw.move_count {
+                game.declare(Outcome::draw(Status::Agreement));
+                reason = Some("draw adjudication".to_string());
+                break;
             }
         }
     }
@@ -536,20 +921,29 @@ fn play_game(
     let pcn = Pcn {
         meta,
         sides: Some(Sides {
-            first: Some(side_info(job.first_engine)),
-            second: Some(side_info(1 - job.first_engine)),
+            first: Some(side_info(job.engines[0])),
+            second: Some(side_info(job.engines[1])),
         }),
         setup,
         moves,
         status: Some(outcome.status),
         winner: Some(chuhe::record::winner_of(outcome.winner)),
     };
+    let pgn = (config.game == GameKind::Xiangqi)
+        .then(|| {
+            let mut tags = chuhe::pgn::tags_of_pcn(&pcn);
+            tags.push(("Termination".into(), reason.clone()));
+            chuhe::pgn::write(game.as_ref(), &tags).ok()
+        })
+        .flatten();
     Some(GameReport {
         index: job.index,
         round: job.round,
-        first_engine: job.first_engine,
+        pair: job.pair,
+        engines: job.engines,
         outcome,
         reason,
         pcn,
+        pgn,
     })
 }

@@ -4,6 +4,7 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -24,9 +25,10 @@ pub struct EngineSpec {
 }
 
 impl EngineSpec {
-    /// Reads the cutechess/fastchess style `cmd=PROG arg=A name=N option.X=Y …` (separated by
-    /// spaces; `cmd` is required). `tc=BASE+INC`, `movetime=MS`, `nodes=N` or `depth=N` give
-    /// this engine its own time control.
+    /// Reads the cutechess/fastchess style `cmd=PROG arg=A name=N option.X=Y …`, split into
+    /// words as a POSIX shell splits them (so `cmd='/path with spaces/eng'` and
+    /// `"option.Skill Level=3"` are one word each); `cmd` is required. `tc=BASE+INC`,
+    /// `movetime=MS`, `nodes=N` or `depth=N` give this engine its own time control.
     ///
     /// ```
     /// use chuhe_match::EngineSpec;
@@ -34,10 +36,17 @@ impl EngineSpec {
     /// assert_eq!(e.name, "fsf");
     /// assert_eq!(e.options, vec![("UCI_Variant".to_string(), "xiangqi".to_string())]);
     /// assert!(EngineSpec::parse("name=x").is_err());
-    /// let weak = EngineSpec::parse("cmd=chuhe arg=uci nodes=1000").unwrap();
+    /// let weak = EngineSpec::parse("cmd=chuhe arg=uci nodes=1000 'option.Skill Level=3'").unwrap();
     /// assert_eq!(weak.time_control, Some(chuhe_match::TimeControl::Nodes(1000)));
+    /// assert_eq!(weak.options, vec![("Skill Level".to_string(), "3".to_string())]);
     /// ```
     pub fn parse(text: &str) -> Result<EngineSpec, String> {
+        let spec = Self::parse_settings(text)?;
+        spec.finish(text)
+    }
+
+    /// Reads settings without requiring `cmd=` (as `--each` gives them).
+    pub fn parse_settings(text: &str) -> Result<EngineSpec, String> {
         let mut spec = EngineSpec {
             name: String::new(),
             command: String::new(),
@@ -45,10 +54,16 @@ impl EngineSpec {
             options: Vec::new(),
             time_control: None,
         };
-        for token in text.split_whitespace() {
+        let words = shlex::split(text).ok_or_else(|| {
+            format!(
+                "engine '{}' has an unclosed quote or a trailing backslash",
+                chuhe::quote_input(text)
+            )
+        })?;
+        for token in &words {
             let (key, value) = token.split_once('=').ok_or_else(|| {
                 format!(
-                    "engine setting '{}' is not key=value (cmd=, arg=, name=, option.NAME=, tc=, movetime=, nodes=, depth=)",
+                    "engine setting '{}' is not key=value (cmd=, arg=, name=, option.NAME=, tc=, movetime=, nodes=, depth=; quote a value with spaces)",
                     chuhe::quote_input(token)
                 )
             })?;
@@ -60,8 +75,8 @@ impl EngineSpec {
                     spec.time_control = Some(Self::time_control(key, value)?)
                 }
                 _ => match key.strip_prefix("option.") {
-                    Some(option) if !option.is_empty() => {
-                        spec.options.push((option.to_string(), value.to_string()))
+                    Some(option) if !option.trim().is_empty() => {
+                        spec.options.push((option.trim().to_string(), value.to_string()))
                     }
                     _ => {
                         return Err(format!(
@@ -72,21 +87,46 @@ impl EngineSpec {
                 },
             }
         }
-        if spec.command.is_empty() {
+        Ok(spec)
+    }
+
+    /// Applies settings shared by every engine (`--each`): its options come before the
+    /// engine's own (so the engine's own win), its arguments before the engine's, and its
+    /// program and time control count where the engine has none. A shared `name=` is refused.
+    pub fn with_shared(mut self, shared: &EngineSpec) -> Result<EngineSpec, String> {
+        if !shared.name.is_empty() {
+            return Err("--each cannot set name= (every engine needs its own)".into());
+        }
+        if self.command.is_empty() {
+            self.command = shared.command.clone();
+        }
+        let mut args = shared.args.clone();
+        args.append(&mut self.args);
+        self.args = args;
+        let mut options = shared.options.clone();
+        options.append(&mut self.options);
+        self.options = options;
+        self.time_control = self.time_control.or(shared.time_control);
+        Ok(self)
+    }
+
+    /// Checks that a program is named and names the engine after it when `name=` is missing.
+    pub fn finish(mut self, text: &str) -> Result<EngineSpec, String> {
+        if self.command.is_empty() {
             return Err(format!(
                 "engine '{}' has no cmd=PROGRAM",
                 chuhe::quote_input(text)
             ));
         }
-        if spec.name.is_empty() {
-            spec.name = spec
+        if self.name.is_empty() {
+            self.name = self
                 .command
                 .rsplit('/')
                 .next()
-                .unwrap_or(&spec.command)
+                .unwrap_or(&self.command)
                 .to_string();
         }
-        Ok(spec)
+        Ok(self)
     }
 
     fn time_control(key: &str, value: &str) -> Result<crate::TimeControl, String> {
@@ -132,24 +172,94 @@ pub enum EngineError {
     Timeout(Duration),
 }
 
+/// A log of every line sent to and received from the engines: one line each, with the
+/// seconds since the log was opened, the engine's name, `>` for a line sent to the engine
+/// and `<` for a line it wrote (`  12.345 fsf > go depth 3`).
+#[derive(Clone)]
+pub struct EngineLog {
+    out: Arc<Mutex<Box<dyn Write + Send>>>,
+    opened: Instant,
+}
+
+impl std::fmt::Debug for EngineLog {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("EngineLog")
+    }
+}
+
+impl EngineLog {
+    /// A log written to `out`.
+    pub fn new(out: Box<dyn Write + Send>) -> EngineLog {
+        EngineLog {
+            out: Arc::new(Mutex::new(out)),
+            opened: Instant::now(),
+        }
+    }
+
+    /// Writes one line (errors writing the log do not stop a match).
+    fn line(&self, engine: &str, direction: char, text: &str) {
+        let seconds = self.opened.elapsed().as_secs_f64();
+        if let Ok(mut out) = self.out.lock() {
+            let _ = writeln!(out, "{seconds:9.3} {engine} {direction} {text}");
+            let _ = out.flush();
+        }
+    }
+}
+
 /// A running UCI engine.
 pub struct UciEngine {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
+    name: String,
+    log: Option<EngineLog>,
     /// The engine's own name (`id name`), if it gave one.
     pub id_name: Option<String>,
+    /// What went wrong with the options at the start: an option the engine does not list
+    /// after `uci`, or an answer of the engine to a `setoption` that refuses it.
+    pub warnings: Vec<String>,
 }
 
 /// How long an engine may take to start and to answer `isready`.
 const HANDSHAKE: Duration = Duration::from_secs(20);
 
+/// The option name of an `option name NAME type …` line.
+fn option_name(line: &str) -> Option<&str> {
+    let rest = line.trim().strip_prefix("option name ")?;
+    Some(
+        rest.split_once(" type ")
+            .map_or(rest, |(name, _)| name)
+            .trim(),
+    )
+}
+
+/// Does this line, written in answer to `setoption`, refuse an option?
+fn refuses_option(line: &str) -> bool {
+    let lower = line.to_ascii_lowercase();
+    let complaint = [
+        "no such option",
+        "unknown option",
+        "refused",
+        "invalid",
+        "error",
+        "not supported",
+    ]
+    .iter()
+    .any(|w| lower.contains(w));
+    complaint && (lower.starts_with("info string") || lower.starts_with("no such option"))
+}
+
 impl UciEngine {
     /// Starts the engine, waits for `uciok`, sends the options and waits for `readyok`.
     /// When the engine offers `UCI_Variant` with `variant` among its values and the spec
     /// does not set it, the engine is told to play `variant` (after the spec's options, so
-    /// that a `VariantPath` comes first), as cutechess does.
-    pub fn start(spec: &EngineSpec, variant: Option<&str>) -> Result<UciEngine, EngineError> {
+    /// that a `VariantPath` comes first), as cutechess does. An option the engine does not
+    /// list, or one it refuses in its answer, is noted in [`UciEngine::warnings`].
+    pub fn start(
+        spec: &EngineSpec,
+        variant: Option<&str>,
+        log: Option<EngineLog>,
+    ) -> Result<UciEngine, EngineError> {
         let mut child = Command::new(&spec.command)
             .args(&spec.args)
             .stdin(Stdio::piped())
@@ -171,9 +281,13 @@ impl UciEngine {
             }
         };
         let (tx, lines) = mpsc::channel();
+        let (reader_log, reader_name) = (log.clone(), spec.name.clone());
         thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
                 let Ok(line) = line else { break };
+                if let Some(log) = &reader_log {
+                    log.line(&reader_name, '<', &line);
+                }
                 if tx.send(line).is_err() {
                     break;
                 }
@@ -183,15 +297,22 @@ impl UciEngine {
             child,
             stdin,
             lines,
+            name: spec.name.clone(),
+            log,
             id_name: None,
+            warnings: Vec::new(),
         };
         engine.send("uci")?;
         let deadline = Instant::now() + HANDSHAKE;
         let mut offers_variant = false;
+        let mut listed = Vec::new();
         loop {
             let line = engine.next_line(deadline)?;
             if let Some(name) = line.strip_prefix("id name ") {
                 engine.id_name = Some(name.trim().to_string());
+            }
+            if let Some(name) = option_name(&line) {
+                listed.push(name.to_ascii_lowercase());
             }
             if let (Some(v), Some(rest)) = (variant, line.strip_prefix("option name UCI_Variant "))
             {
@@ -206,7 +327,18 @@ impl UciEngine {
                 break;
             }
         }
+        // Options the engine does not list, with the warning each gets.
+        let mut unlisted: Vec<(String, String)> = Vec::new();
         for (name, value) in &spec.options {
+            if !listed.contains(&name.to_ascii_lowercase()) {
+                unlisted.push((
+                    name.clone(),
+                    format!(
+                        "engine '{}' does not list option '{}' (set to '{}'); it may ignore it",
+                        spec.name, name, value
+                    ),
+                ));
+            }
             engine.send(&format!("setoption name {name} value {value}"))?;
         }
         let variant_set = spec
@@ -216,12 +348,38 @@ impl UciEngine {
         if let (Some(v), true, false) = (variant, offers_variant, variant_set) {
             engine.send(&format!("setoption name UCI_Variant value {v}"))?;
         }
-        engine.sync()?;
+        let mut refusals = Vec::new();
+        for line in engine.sync_lines()? {
+            if !refuses_option(&line) {
+                continue;
+            }
+            // A refusal of an unlisted option joins that option's warning.
+            match unlisted
+                .iter_mut()
+                .find(|(name, _)| line.contains(name.as_str()))
+            {
+                Some((_, warning)) => {
+                    warning.push_str(&format!("; it answered: {}", line.trim()));
+                }
+                None => refusals.push(format!(
+                    "engine '{}' answered a setoption: {}",
+                    spec.name,
+                    line.trim()
+                )),
+            }
+        }
+        engine
+            .warnings
+            .extend(unlisted.into_iter().map(|(_, warning)| warning));
+        engine.warnings.extend(refusals);
         Ok(engine)
     }
 
     /// Sends one line.
     pub fn send(&mut self, line: &str) -> Result<(), EngineError> {
+        if let Some(log) = &self.log {
+            log.line(&self.name, '>', line);
+        }
         writeln!(self.stdin, "{line}")
             .and_then(|()| self.stdin.flush())
             .map_err(|_| EngineError::Crashed)
@@ -238,10 +396,21 @@ impl UciEngine {
 
     /// `isready` → `readyok`.
     pub fn sync(&mut self) -> Result<(), EngineError> {
+        self.sync_lines().map(|_| ())
+    }
+
+    /// `isready` → `readyok`, giving back the lines the engine wrote before `readyok`.
+    fn sync_lines(&mut self) -> Result<Vec<String>, EngineError> {
         self.send("isready")?;
         let deadline = Instant::now() + HANDSHAKE;
-        while self.next_line(deadline)?.trim() != "readyok" {}
-        Ok(())
+        let mut before = Vec::new();
+        loop {
+            let line = self.next_line(deadline)?;
+            if line.trim() == "readyok" {
+                return Ok(before);
+            }
+            before.push(line);
+        }
     }
 
     /// Sends `position …` and `go …`, and waits until `deadline` for `bestmove`. Returns the
@@ -312,7 +481,29 @@ fn parse_score(line: &str) -> Option<i32> {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_score;
+    use super::{option_name, parse_score, refuses_option};
+
+    #[test]
+    fn option_lines_and_refusals_are_read() {
+        assert_eq!(
+            option_name("option name Skill Level type spin default 20 min 0 max 20"),
+            Some("Skill Level")
+        );
+        assert_eq!(
+            option_name("option name Clear Hash type button"),
+            Some("Clear Hash")
+        );
+        assert_eq!(option_name("id name x"), None);
+        // Fairy-Stockfish's and chuhe's answers to an unknown option.
+        assert!(refuses_option("No such option: Nope"));
+        assert!(refuses_option(
+            "info string setoption refused: no option 'Foo' (Hash, Threads); the option keeps its value"
+        ));
+        assert!(!refuses_option(
+            "info string variant xiangqi files 9 ranks 10"
+        ));
+        assert!(!refuses_option("info depth 1 score cp 0"));
+    }
 
     #[test]
     fn scores_are_read_from_info_lines() {

@@ -6,7 +6,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use chuhe::{GameKind, Status};
-use chuhe_match::{run_match, EngineSpec, GameReport, MatchConfig, Openings, TimeControl};
+use chuhe_match::{
+    run_match, EngineSpec, GameReport, MatchConfig, MatchEvent, Openings, TimeControl, Tournament,
+};
 
 /// A mock engine: answers the handshake, then on `go` does what `on_go` says (Python code
 /// with `moves`, the list of moves of the last `position` command, and `out(text)`).
@@ -48,20 +50,25 @@ const SHUFFLE: &str = r#"        first = len(moves) % 2 == 0
 fn play(engines: [EngineSpec; 2], tc: TimeControl, max_plies: u32) -> Vec<GameReport> {
     let config = MatchConfig {
         game: GameKind::Xiangqi,
-        engines,
+        engines: engines.to_vec(),
+        tournament: Tournament::RoundRobin,
         time_control: tc,
         rounds: 1,
-        openings: Openings::Positions(vec!["start".into()]),
+        openings: Openings::positions(&["start"]),
         concurrency: 1,
         max_plies,
         resign: None,
+        draw: None,
         time_margin: Duration::from_millis(50),
         sprt: None,
         event: "test".into(),
+        log: None,
     };
     let mut reports = Vec::new();
-    let summary = run_match(&config, Arc::new(AtomicBool::new(false)), &mut |r, _| {
-        reports.push(r.clone())
+    let summary = run_match(&config, Arc::new(AtomicBool::new(false)), &mut |e| {
+        if let MatchEvent::Game { report, .. } = e {
+            reports.push(report.clone())
+        }
     })
     .expect("the match runs");
     assert_eq!(summary.games, 2);
@@ -85,7 +92,7 @@ fn an_illegal_move_loses_and_is_recorded() {
             "{}",
             r.reason
         );
-        assert_eq!(r.score_for_first_engine(), 0.0);
+        assert_eq!(r.score_for(0), 0.0);
     }
     // As the first side "bad" moves at once; as the second it answers one good move.
     assert_eq!(reports[0].pcn.moves.len(), 0);
@@ -103,7 +110,7 @@ fn a_crash_and_a_time_forfeit_lose() {
     ) {
         assert_eq!(r.outcome.status, Status::Resignation, "{}", r.reason);
         assert!(r.reason.contains("crash failed"), "{}", r.reason);
-        assert_eq!(r.score_for_first_engine(), 1.0);
+        assert_eq!(r.score_for(0), 1.0);
     }
     let slow = mock("slow", "        time.sleep(0.5); out(\"bestmove a1a2\")");
     let clock = TimeControl::Clock {
@@ -113,7 +120,7 @@ fn a_crash_and_a_time_forfeit_lose() {
     for r in play([good, slow], clock, 50) {
         assert_eq!(r.outcome.status, Status::Timelimit, "{}", r.reason);
         assert!(r.reason.contains("time forfeit by slow"), "{}", r.reason);
-        assert_eq!(r.score_for_first_engine(), 1.0);
+        assert_eq!(r.score_for(0), 1.0);
     }
 }
 

@@ -1,0 +1,336 @@
+//! More than two engines, game pairs, crash recovery, the engine log, opening books, draw
+//! adjudication and option warnings, with mock UCI engines written in Python.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use chuhe::{GameKind, Status};
+use chuhe_match::{
+    read_book, run_match, BookFormat, DrawAdjudication, EngineLog, EngineSpec, GameReport,
+    MatchConfig, MatchEvent, OpeningOrder, Openings, Summary, TimeControl, Tournament,
+};
+
+/// A mock engine that lists the option `Hash`, refuses any other `setoption` with an
+/// `info string`, and on `go` runs `on_go` (Python with `moves`, `out(text)` and `line`).
+fn mock(name: &str, on_go: &str) -> EngineSpec {
+    let script = format!(
+        r#"
+import sys, time, os
+def out(t):
+    sys.stdout.write(t + "\n"); sys.stdout.flush()
+moves = []
+for line in sys.stdin:
+    w = line.split()
+    if not w: continue
+    if w[0] == "uci": out("id name {name}"); out("option name Hash type spin default 16 min 1 max 64"); out("uciok")
+    elif w[0] == "isready": out("readyok")
+    elif w[0] == "setoption":
+        opt = line.split(" name ", 1)[1].split(" value ")[0].strip()
+        if opt != "Hash": out("info string unknown option " + opt)
+    elif w[0] == "position": moves = w[w.index("moves") + 1:] if "moves" in w else []
+    elif w[0] == "go":
+{on_go}
+    elif w[0] == "quit": break
+"#
+    );
+    // Tests run in parallel: every mock has its own file.
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let path = std::env::temp_dir().join(format!(
+        "chuhe-mock-t-{name}-{}-{}.py",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::write(&path, script).expect("temp file");
+    EngineSpec {
+        name: name.to_string(),
+        command: "python3".into(),
+        args: vec![path.display().to_string()],
+        options: Vec::new(),
+        time_control: None,
+    }
+}
+
+/// Shuffles a chariot (a1a2/a2a1 for the first side, a10a9/a9a10 for the second) and
+/// reports `score cp SCORE`.
+fn shuffle(score: i32) -> String {
+    format!(
+        r#"        first = len(moves) % 2 == 0
+        k = len(moves) // 2
+        out("info depth 1 score cp {score}")
+        if first: out("bestmove " + ("a1a2" if k % 2 == 0 else "a2a1"))
+        else: out("bestmove " + ("a10a9" if k % 2 == 0 else "a9a10"))"#
+    )
+}
+
+/// Plays an illegal move at once: loses every game.
+const LOSER: &str = r#"        out("bestmove a1a5")"#;
+
+fn config(engines: Vec<EngineSpec>) -> MatchConfig {
+    MatchConfig {
+        game: GameKind::Xiangqi,
+        engines,
+        tournament: Tournament::RoundRobin,
+        time_control: TimeControl::Depth(1),
+        rounds: 1,
+        openings: Openings::positions(&["start"]),
+        concurrency: 1,
+        max_plies: 6,
+        resign: None,
+        draw: None,
+        time_margin: Duration::from_millis(50),
+        sprt: None,
+        event: "test".into(),
+        log: None,
+    }
+}
+
+fn play(config: &MatchConfig) -> (Summary, Vec<GameReport>, Vec<String>) {
+    let mut reports = Vec::new();
+    let mut warnings = Vec::new();
+    let summary = run_match(config, Arc::new(AtomicBool::new(false)), &mut |e| match e {
+        MatchEvent::Game { report, .. } => reports.push(report.clone()),
+        MatchEvent::Warning(w) => warnings.push(w.to_string()),
+    })
+    .expect("the match runs");
+    reports.sort_by_key(|r| r.index);
+    (summary, reports, warnings)
+}
+
+#[test]
+fn a_gauntlet_and_a_round_robin_pair_the_engines() {
+    let engines = vec![
+        mock("a", &shuffle(0)),
+        mock("b", LOSER),
+        mock("c", &shuffle(0)),
+    ];
+    let mut cfg = config(engines);
+    // Three games at once: pairs are counted by round whatever order games finish in.
+    cfg.concurrency = 3;
+    let (summary, reports, _) = play(&cfg);
+    // Round-robin of three: a-b, a-c, b-c, two games each.
+    assert_eq!(summary.games, 6);
+    assert_eq!(summary.pairs.len(), 3);
+    assert!(summary.head.is_none());
+    let names: Vec<_> = summary.pairs.iter().map(|p| p.engines.clone()).collect();
+    assert_eq!(
+        names,
+        [["a", "b"], ["a", "c"], ["b", "c"]].map(|p| p.map(String::from))
+    );
+    // b loses all four games; a and c draw theirs (the move cap) and beat b.
+    assert_eq!(summary.standings[2].engine, "b");
+    assert_eq!(summary.standings[2].points, 0.0);
+    assert_eq!(summary.standings[2].elo, None, "every game lost: unbounded");
+    assert_eq!(summary.standings[0].points, 3.0);
+    assert_eq!(summary.standings[1].points, 3.0);
+    // a vs b as one pair: both games won by a, one WW pair.
+    let ab = &summary.pairs[0].figures;
+    assert_eq!(ab.tally.wins, 2);
+    assert_eq!(ab.pentanomial.counts, [0, 0, 0, 0, 1]);
+    assert_eq!(ab.elo, None);
+    // Every game has its pair and colours swapped within a round.
+    assert_eq!(reports[0].engines, [0, 1]);
+    assert_eq!(reports[1].engines, [1, 0]);
+    assert_eq!(reports[5].engines, [2, 1]);
+    let json = serde_json::to_value(&summary).unwrap();
+    assert_eq!(json["pairs"][0]["elo"], serde_json::Value::Null);
+    assert_eq!(json["standings"][0]["points"], 3.0);
+    cfg.tournament = Tournament::Gauntlet;
+    let (summary, _, _) = play(&cfg);
+    assert_eq!(summary.games, 4, "a-b and a-c only");
+    assert_eq!(summary.pairs.len(), 2);
+}
+
+#[test]
+fn a_crashed_engine_loses_and_is_started_again_and_the_log_has_every_line() {
+    // Crashes on its first `go` ever (a marker file), then plays normally.
+    let marker = std::env::temp_dir().join(format!("chuhe-crash-once-{}", std::process::id()));
+    let _ = std::fs::remove_file(&marker);
+    let crash_once = mock(
+        "crash-once",
+        &format!(
+            "        if not os.path.exists({marker:?}):\n            open({marker:?}, 'w').close(); sys.exit(1)\n{}",
+            shuffle(0)
+        ),
+    );
+    let mut cfg = config(vec![crash_once, mock("steady", &shuffle(0))]);
+    cfg.rounds = 2;
+    let log = Arc::new(Mutex::new(Vec::<u8>::new()));
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+    impl std::io::Write for Shared {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    cfg.log = Some(EngineLog::new(Box::new(Shared(log.clone()))));
+    let (summary, reports, _) = play(&cfg);
+    assert_eq!(summary.games, 4);
+    assert_eq!(reports[0].outcome.status, Status::Resignation);
+    assert!(
+        reports[0].reason.contains("crash-once failed"),
+        "{}",
+        reports[0].reason
+    );
+    for r in &reports[1..] {
+        assert_eq!(r.reason, "move cap", "game {}: {}", r.index, r.reason);
+    }
+    let text = String::from_utf8(log.lock().unwrap().clone()).unwrap();
+    assert!(
+        text.lines().any(|l| l.contains(" steady > go depth 1")),
+        "{text}"
+    );
+    assert!(
+        text.lines().any(|l| l.contains(" crash-once < uciok")),
+        "{text}"
+    );
+    // Every line starts with seconds since the log opened.
+    for l in text.lines() {
+        let secs = l.split_whitespace().next().unwrap();
+        assert!(secs.parse::<f64>().is_ok(), "{l}");
+    }
+    // The crashed engine was started again: more than two handshakes for it (the check at
+    // the start, the first game, the restart).
+    let handshakes = text
+        .lines()
+        .filter(|l| l.contains("crash-once > uci"))
+        .count();
+    assert!(handshakes >= 3, "{handshakes}: {text}");
+    let _ = std::fs::remove_file(&marker);
+}
+
+#[test]
+fn unknown_options_are_warned_about() {
+    let mut a = mock("a", &shuffle(0));
+    a.options = vec![
+        ("Hash".into(), "8".into()),
+        ("Skill Level".into(), "3".into()),
+    ];
+    let cfg = config(vec![a, mock("b", &shuffle(0))]);
+    let (summary, _, warnings) = play(&cfg);
+    // One warning for the option: not listed, and refused in the engine's words.
+    assert_eq!(
+        warnings,
+        ["engine 'a' does not list option 'Skill Level' (set to '3'); it may ignore it; it answered: info string unknown option Skill Level"]
+    );
+    assert_eq!(summary.warnings, warnings);
+}
+
+#[test]
+fn identical_games_are_warned_about() {
+    let mut cfg = config(vec![mock("a", &shuffle(0)), mock("b", &shuffle(0))]);
+    cfg.rounds = 2;
+    let (_, _, warnings) = play(&cfg);
+    assert!(
+        warnings.iter().any(|w| w.contains("may be the same")),
+        "{warnings:?}"
+    );
+    cfg.openings = Openings::RandomPlies { plies: 2, seed: 3 };
+    let (_, _, warnings) = play(&cfg);
+    assert!(warnings.is_empty(), "{warnings:?}");
+}
+
+#[test]
+fn draws_are_adjudicated_by_score_and_move_number() {
+    let mut cfg = config(vec![mock("a", &shuffle(5)), mock("b", &shuffle(-5))]);
+    cfg.max_plies = 100;
+    // From move 2 on, 1 move each within 10 cp: the game ends after ply 4 (move 2, both
+    // sides), before the repetition at ply 8.
+    cfg.draw = Some(DrawAdjudication {
+        move_number: 2,
+        move_count: 1,
+        score: 10,
+    });
+    let (_, reports, _) = play(&cfg);
+    for r in &reports {
+        assert_eq!(r.reason, "draw adjudication");
+        assert_eq!(r.outcome.winner, None);
+        assert_eq!(r.pcn.moves.len(), 4);
+    }
+    // Scores beyond the window never adjudicate: the repetition ends the game.
+    cfg.draw = Some(DrawAdjudication {
+        move_number: 1,
+        move_count: 1,
+        score: 4,
+    });
+    let (_, reports, _) = play(&cfg);
+    assert_eq!(
+        reports[0].outcome.status,
+        Status::Repetition,
+        "{}",
+        reports[0].reason
+    );
+}
+
+#[test]
+fn books_are_read_in_every_format_and_order() {
+    let game = GameKind::Xiangqi;
+    let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR";
+    let epd =
+        format!("# a comment\n{start} w - - bm h2e2; id \"one\";\n{start} b - - 0 1\nstart\n");
+    let book = read_book(game, &epd, BookFormat::Lines).unwrap();
+    assert_eq!(book.len(), 3);
+    assert_eq!(book[0].start, format!("{start} w - - 0 1"));
+    assert!(read_book(game, "not a position\n", BookFormat::Lines)
+        .unwrap_err()
+        .contains("opening 1"));
+    let pgn = "[Event \"x\"]\n[Variant \"Xiangqi\"]\n\n1. Che3 Hg8 *\n\n[Event \"y\"]\n[Variant \"Xiangqi\"]\n\n1. Hg3 *\n";
+    let book = read_book(game, pgn, BookFormat::Pgn).unwrap();
+    assert_eq!(book.len(), 2);
+    assert_eq!(book[0].moves, ["h3e3", "h10g8"]);
+    assert_eq!(book[1].moves, ["h1g3"]);
+    // A PCN record: its setup and moves.
+    let mut g = game.new_game("start").unwrap();
+    g.play_text("h3e3", chuhe::MoveNotation::Uci).unwrap();
+    let pcn = chuhe::record::to_pcn(g.as_ref(), &[]);
+    let book = read_book(game, &pcn.to_json_pretty(), BookFormat::Pcn).unwrap();
+    assert_eq!(book[0].moves, ["h3e3"]);
+    // The games start from the book: the PGN's moves come first in every record.
+    let mut cfg = config(vec![mock("a", &shuffle(0)), mock("b", &shuffle(0))]);
+    cfg.openings = Openings::Book {
+        openings: read_book(game, pgn, BookFormat::Pgn).unwrap(),
+        order: OpeningOrder::Sequential,
+    };
+    cfg.rounds = 2;
+    cfg.max_plies = 1;
+    // The mocks' shuffle is illegal after these openings for some; only the records' first
+    // moves matter here.
+    let (_, reports, _) = play(&cfg);
+    assert_eq!(reports[0].pcn.moves[0].0, "h3-e3");
+    assert_eq!(reports[2].pcn.moves[0].0, "h1-g3");
+    // A random order is a seeded shuffle: the same seed, the same order.
+    let first_moves = [
+        "a1a2", "b1c3", "c1e3", "d1e2", "e1e2", "g1e3", "h1g3", "i1i2", "b3e3", "h3e3",
+    ];
+    let order = |seed| {
+        let mut cfg = config(vec![mock("a", &shuffle(0)), mock("b", &shuffle(0))]);
+        cfg.max_plies = 0;
+        cfg.rounds = 10;
+        cfg.openings = Openings::Book {
+            openings: first_moves
+                .iter()
+                .map(|m| chuhe_match::Opening {
+                    start: "start".into(),
+                    moves: vec![m.to_string()],
+                })
+                .collect(),
+            order: OpeningOrder::Random { seed },
+        };
+        let (_, reports, _) = play(&cfg);
+        reports
+            .iter()
+            .step_by(2)
+            .map(|r| r.pcn.moves[0].0.clone())
+            .collect::<Vec<_>>()
+    };
+    let first = order(7);
+    assert_eq!(first, order(7));
+    assert_ne!(first, order(8));
+    let mut sorted = first.clone();
+    sorted.sort();
+    sorted.dedup();
+    assert_eq!(sorted.len(), 10, "every opening once");
+}
