@@ -300,6 +300,10 @@ enum Command {
         /// missing.
         #[arg(long)]
         output_dir: Option<std::path::PathBuf>,
+        /// PGN's moves: SAN (pychess.org), or iccs, wxf, chinese or uci with the `[Format …]`
+        /// tag of the Chinese programs' PGN.
+        #[arg(long, value_enum, default_value = "san")]
+        notation: Notation,
     },
     /// Converts moves from one notation to another (played in order from the position), or
     /// a position (the positional argument) to FEN or FEEN.
@@ -477,11 +481,13 @@ fn run(cli: Cli, out: &mut Output) -> Result<(), CliError> {
             game_index,
             output,
             output_dir,
+            notation,
         } => records::convert_records(
             &record,
             to,
             game_index,
             records::Destination::of(output, output_dir),
+            notation.notation(),
             out,
         ),
         Command::Ggn { game, pretty } => {

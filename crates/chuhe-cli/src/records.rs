@@ -301,8 +301,17 @@ pub fn convert_records(
     to: RecordFormat,
     game_index: Option<u64>,
     destination: Destination,
+    notation: chuhe::MoveNotation,
     out: &mut Output,
 ) -> Result<(), CliError> {
+    if to == RecordFormat::Pgn {
+        // Refuse a notation PGN cannot carry before reading anything.
+        let probe = chuhe::GameKind::Xiangqi
+            .new_game("start")
+            .map_err(|e| CliError::user(e.to_string()))?;
+        chuhe::pgn::write_in(probe.as_ref(), &[], &[], &[], notation)
+            .map_err(|e| CliError::user(format!("--notation: {e}")))?;
+    }
     let mut file = match &destination {
         Destination::File(p) => Some(std::io::BufWriter::new(
             std::fs::File::create(p)
@@ -326,7 +335,7 @@ pub fn convert_records(
         let text = match to {
             RecordFormat::Pcn => format!("{}\n", pcn.to_json_pretty()),
             RecordFormat::Pgn => {
-                chuhe::pgn::of_pcn(&pcn).map_err(|e| CliError::user(e.to_string()))?
+                chuhe::pgn::of_pcn_in(&pcn, notation).map_err(|e| CliError::user(e.to_string()))?
             }
         };
         // Games after the first are set apart by a blank line (PGN) or follow on (PCN).

@@ -413,3 +413,27 @@ fn a_wxf_move_of_the_rear_piece_is_an_argument_not_a_flag() {
     ]);
     assert!(moves.lines().any(|m| m == "R-=8"), "{moves}");
 }
+
+#[test]
+fn pgn_is_written_in_the_notation_asked_for_with_its_format_tag() {
+    let dir = TempDir::new("formats");
+    let pgn = dir.file("game.pgn", PYCHESS_PGN);
+    let chinese = ok(&["record", &pgn, "--to", "pgn", "--notation", "chinese"]);
+    assert!(chinese.contains("[Format \"Chinese\"]"), "{chinese}");
+    assert!(
+        chinese.contains("1. 炮二平五 马8进7 2. 马二进三 车9平8 3. 车一进一 炮8平9 *"),
+        "{chinese}"
+    );
+    let again = dir.file("chinese.pgn", &chinese);
+    let san = ok(&["record", &again, "--to", "pgn"]);
+    assert!(
+        san.contains("1. Che3 Hg8 2. Hg3 Rh10 3. Ri2 Ci8 *"),
+        "{san}"
+    );
+    assert!(!san.contains("Format"), "{san}");
+    let err = fails(&["record", &pgn, "--to", "pgn", "--notation", "teaching"]);
+    assert_eq!(
+        err,
+        "--notation: PGN moves are written in SAN, ICCS, WXF, Chinese or UCI, not teaching"
+    );
+}

@@ -126,6 +126,9 @@ pub enum PgnError {
     /// The text could not be read.
     #[error("PGN: cannot read the text: {0}")]
     Io(String),
+    /// Moves cannot be written in PGN in this notation.
+    #[error("PGN moves are written in SAN, ICCS, WXF, Chinese or UCI, not {0}")]
+    Notation(MoveNotation),
 }
 
 impl PgnError {
@@ -244,6 +247,30 @@ pub fn write_annotated(
     notes: &[Note],
     times: &[f64],
 ) -> Result<String, PgnError> {
+    write_in(game, tags, notes, times, MoveNotation::San)
+}
+
+/// [`write_annotated`] with the moves in `notation`: SAN (pychess.org's PGN), or ICCS, WXF,
+/// Chinese or UCI coordinates with the `Format` tag that names it (as the Chinese programs'
+/// PGN does; [`read`] reads the moves by it). Any `Format` in `tags` gives way.
+pub fn write_in(
+    game: &dyn AnyGame,
+    tags: &[(String, String)],
+    notes: &[Note],
+    times: &[f64],
+    notation: MoveNotation,
+) -> Result<String, PgnError> {
+    if ![
+        MoveNotation::San,
+        MoveNotation::Iccs,
+        MoveNotation::Wxf,
+        MoveNotation::Chinese,
+        MoveNotation::Uci,
+    ]
+    .contains(&notation)
+    {
+        return Err(PgnError::Notation(notation));
+    }
     if game.kind() != GameKind::Xiangqi {
         return Err(PgnError::NotXiangqi(game.kind().name().to_string()));
     }
@@ -267,7 +294,7 @@ pub fn write_annotated(
     .collect();
     let outcome = game.outcome();
     for (k, v) in tags {
-        if ["Result", "FEN", "SetUp", "Variant"].contains(&k.as_str()) {
+        if ["Result", "FEN", "SetUp", "Variant", "Format"].contains(&k.as_str()) {
             continue;
         }
         if k == "Termination" {
@@ -291,6 +318,9 @@ pub fn write_annotated(
         all.push(("Termination".into(), termination_of(o.status).into()));
     }
     all.push(("Variant".into(), "Xiangqi".into()));
+    if let Some(format) = format_of(notation) {
+        all.push(("Format".into(), format.into()));
+    }
     if standard.as_deref() != Some(start_fen.as_str()) {
         all.push(("FEN".into(), start_fen.clone()));
         all.push(("SetUp".into(), "1".into()));
@@ -325,7 +355,10 @@ pub fn write_annotated(
                 line: 0,
                 column: 0,
             })?;
-        let san = texts.get("san").cloned().unwrap_or_else(|| uci.clone());
+        let san = texts
+            .get(notation.name())
+            .cloned()
+            .unwrap_or_else(|| uci.clone());
         if i > 0 && mover == first_side {
             number += 1;
         }
@@ -934,6 +967,7 @@ fn parse_game(text: &str, first_line: usize) -> Result<PgnGame, PgnError> {
     }
     let fen = tag_of(&tags, "FEN").unwrap_or("start");
     let mut game = GameKind::Xiangqi.new_game(fen).map_err(PgnError::Setup)?;
+    let notations = notations_of_format(tag_of(&tags, "Format"));
     let mut notes = vec![Note::default()];
     let mut marker: Option<(String, usize, usize)> = None;
     let mut next = first;
@@ -966,11 +1000,19 @@ fn parse_game(text: &str, first_line: usize) -> Result<PgnGame, PgnError> {
             Token::Result(r) => marker = Some((r, line, column)),
             Token::Move(m) => {
                 let ply = game.plies() + 1;
-                // SAN as pychess writes it; coordinates and WXF from other programs.
-                // (A move that fails leaves the game as it was; SAN's error is the one told.)
-                let played = [MoveNotation::Uci, MoveNotation::Wxf]
-                    .into_iter()
-                    .fold(game.play_text(&m, MoveNotation::San), |first, n| {
+                // In the notation the Format tag names; without one, SAN as pychess writes
+                // it, then coordinates, WXF and Chinese from other programs. (A move that
+                // fails leaves the game as it was; the first notation's error is the one
+                // told.)
+                // The Chinese programs write ICCS as `H2-E2`.
+                let m = if notations == [MoveNotation::Iccs] {
+                    m.to_ascii_lowercase().replace('-', "")
+                } else {
+                    m
+                };
+                let played = notations[1..]
+                    .iter()
+                    .fold(game.play_text(&m, notations[0]), |first, &n| {
                         first.or_else(|e| game.play_text(&m, n).map_err(|_| e))
                     });
                 played.map_err(|error| PgnError::Move {
@@ -985,6 +1027,13 @@ fn parse_game(text: &str, first_line: usize) -> Result<PgnGame, PgnError> {
         }
         next = tokens.next()?;
     }
+    if tags.is_empty() && game.plies() == 0 && marker.is_none() {
+        return Err(PgnError::Syntax {
+            line: first_line,
+            column: 1,
+            message: "no game here: no tag, move or result, only comments".into(),
+        });
+    }
     let result = settle_result(game.as_mut(), &tags, marker.as_ref())?;
     Ok(PgnGame {
         tags,
@@ -993,6 +1042,36 @@ fn parse_game(text: &str, first_line: usize) -> Result<PgnGame, PgnError> {
         notes,
         line: first_line,
     })
+}
+
+/// The notations moves are read in, by the `Format` tag of the Chinese programs' PGN
+/// (`ICCS`, read as `h2e2` or `H2-E2`; `WXF`, `Chinese`; `UCI`, `SAN`); SAN, UCI, WXF and
+/// Chinese without one.
+fn notations_of_format(format: Option<&str>) -> Vec<MoveNotation> {
+    let key = format.map(|f| f.trim().to_ascii_lowercase());
+    match key.as_deref() {
+        Some("iccs" | "ucci") => vec![MoveNotation::Iccs],
+        Some("wxf") => vec![MoveNotation::Wxf],
+        Some("chinese" | "中文" | "cn" | "zh") => vec![MoveNotation::Chinese],
+        Some("uci") => vec![MoveNotation::Uci],
+        _ => vec![
+            MoveNotation::San,
+            MoveNotation::Uci,
+            MoveNotation::Wxf,
+            MoveNotation::Chinese,
+        ],
+    }
+}
+
+/// The `Format` tag of moves written in `notation` (none for SAN, pychess's PGN).
+fn format_of(notation: MoveNotation) -> Option<&'static str> {
+    match notation {
+        MoveNotation::Iccs => Some("ICCS"),
+        MoveNotation::Wxf => Some("WXF"),
+        MoveNotation::Chinese => Some("Chinese"),
+        MoveNotation::Uci => Some("UCI"),
+        _ => None,
+    }
 }
 
 fn token_text(token: &Token) -> String {
@@ -1144,16 +1223,30 @@ pub fn notes_of_pcn(pcn: &chuhe_notation::pcn::Pcn) -> Vec<Note> {
 /// The PGN text of a PCN record: its game (checked), its tags ([`tags_of_pcn`]), its
 /// annotations ([`notes_of_pcn`]) and its move times.
 pub fn of_pcn(pcn: &chuhe_notation::pcn::Pcn) -> Result<String, PgnError> {
+    of_pcn_in(pcn, MoveNotation::San)
+}
+
+/// [`of_pcn`] with the moves in `notation` (see [`write_in`]).
+pub fn of_pcn_in(
+    pcn: &chuhe_notation::pcn::Pcn,
+    notation: MoveNotation,
+) -> Result<String, PgnError> {
     let game = crate::record::game_of(pcn).map_err(|e| PgnError::Result(e.to_string()))?;
     let times: Vec<f64> = pcn.moves.iter().map(|(_, t)| *t).collect();
-    write_annotated(game.as_ref(), &tags_of_pcn(pcn), &notes_of_pcn(pcn), &times)
+    write_in(
+        game.as_ref(),
+        &tags_of_pcn(pcn),
+        &notes_of_pcn(pcn),
+        &times,
+        notation,
+    )
 }
 
 /// The PCN record of a game read from PGN: its moves with the times its clock comments give
 /// ([`move_times`]), its result (status and winner, declared ones included), its counters,
 /// and the tags as metadata (`Event`, `Site` as the location, `Round`, `White` and `Black`
 /// as the players' names; every other tag but `Result`, `FEN`, `SetUp` and `Variant` kept
-/// under `meta.pgn`); its annotations under `meta.annotations`, a list of
+/// under `meta.pgn`; `Format` names the notation of the moves, which PCN writes in PMN); its annotations under `meta.annotations`, a list of
 /// `{"ply": i, "nags": […], "comments": […], "variations": […]}` (ply 0: before the first
 /// move), only where there are some.
 pub fn to_pcn(pgn: &PgnGame) -> chuhe_notation::pcn::Pcn {
@@ -1177,7 +1270,7 @@ pub fn to_pcn(pgn: &PgnGame) -> chuhe_notation::pcn::Pcn {
                     sides.second = info;
                 }
             }
-            "FEN" | "SetUp" | "Variant" | "Result" => {}
+            "FEN" | "SetUp" | "Variant" | "Result" | "Format" => {}
             _ => {
                 rest.insert(k.clone(), serde_json::Value::String(v.clone()));
             }

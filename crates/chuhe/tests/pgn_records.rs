@@ -279,6 +279,10 @@ fn malformed_text_is_an_error_with_line_and_column() {
         ("", "PGN line 1, column 1: the text holds no game"),
         ("  \n\n", "PGN line 1, column 1: the text holds no game"),
         (
+            "\n{only a comment}\n",
+            "PGN line 2, column 1: no game here: no tag, move or result, only comments",
+        ),
+        (
             "1. Che3 Hg8 * Hg3",
             "PGN line 1, column 15: 'Hg3' after the result",
         ),
@@ -370,4 +374,67 @@ fn a_hundred_thousand_games_stream_through() {
         read += 1;
     }
     assert_eq!(read, 100_000);
+}
+
+#[test]
+fn the_chinese_programs_dialects_read_by_their_format_tag_and_write_back() {
+    let san = "1. Che3 Hg8 2. Hg3 Rh10 *";
+    let uci = ["h3e3", "h10g8", "h1g3", "i10h10"];
+    for (format, movetext) in [
+        ("Chinese", "1. 炮二平五 马8进7 2. 马二进三 车9平8 *"),
+        ("WXF", "1. C2=5 H8+7 2. H2+3 R9=8 *"),
+        ("ICCS", "1. H2-E2 H9-G7 2. H0-G2 I9-H9 *"),
+        ("ICCS", "1. h2e2 h9g7 2. h0g2 i9h9 *"),
+        ("UCI", "1. h3e3 h10g8 2. h1g3 i10h10 *"),
+    ] {
+        let text = pgn_text(&[("Format", format)], movetext);
+        let g = pgn::read(&text).unwrap_or_else(|e| panic!("{format}: {e}"));
+        assert_eq!(g.game.moves_uci(), uci, "{format}");
+        // PCN's moves are PMN: the Format tag is not kept.
+        let pcn = pgn::to_pcn(&g);
+        assert!(!pcn.meta.extra.contains_key("pgn"), "{format}");
+        let notation = match format {
+            "Chinese" => MoveNotation::Chinese,
+            "WXF" => MoveNotation::Wxf,
+            "ICCS" => MoveNotation::Iccs,
+            _ => MoveNotation::Uci,
+        };
+        let written = pgn::of_pcn_in(&pcn, notation).unwrap();
+        assert!(
+            written.contains(&format!("[Format \"{format}\"]")),
+            "{written}"
+        );
+        let flat = movetext.to_lowercase().replace('-', "");
+        let canonical = if format == "ICCS" {
+            flat.as_str()
+        } else {
+            movetext
+        };
+        assert!(written.contains(canonical), "{written}");
+        assert!(pgn::of_pcn(&pcn).unwrap().contains(san));
+        assert_eq!(pgn::read(&written).unwrap().game.moves_uci(), uci);
+    }
+    // Chinese moves are read without a Format tag too.
+    let g = pgn::read("1. 炮二平五 马8进7 *").unwrap();
+    assert_eq!(g.game.moves_uci(), ["h3e3", "h10g8"]);
+    let e = pgn::of_pcn_in(&record::to_pcn(g.game.as_ref(), &[]), MoveNotation::Pmn)
+        .err()
+        .unwrap();
+    assert_eq!(
+        e.to_string(),
+        "PGN moves are written in SAN, ICCS, WXF, Chinese or UCI, not pmn"
+    );
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+    /// Any text: games or refusals, never a panic.
+    #[test]
+    fn the_pgn_reader_never_panics(
+        text in "(\\[[A-Za-z]{0,5} \"[^\"\\n]{0,6}\"?\\]?\\n|[0-9. ]{0,4}|[{}();$!?*\\n ]|1-0|Che3|Hg8|炮二平五|%|\u{feff}){0,40}"
+    ) {
+        for game in pgn::read_all(&text) {
+            let _ = game.map(|g| g.game.plies());
+        }
+    }
 }
