@@ -384,9 +384,16 @@ pub fn write_in(
             line.push(' ');
         }
         line.push_str(&t);
+        if t.starts_with(';') {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
     }
-    out.push_str(&line);
-    out.push('\n');
+    if !line.is_empty() {
+        out.push_str(&line);
+        out.push('\n');
+    }
     Ok(out)
 }
 
@@ -399,7 +406,12 @@ fn push_note(tokens: &mut Vec<String>, note: &Note, time: Option<f64>) -> bool {
         tokens.push(format!("${n}"));
     }
     for c in &note.comments {
-        tokens.push(format!("{{{}}}", c.replace('}', ")")));
+        // A comment with a `}` (read from a `;` comment) is written as one: it ends its line.
+        if c.contains('}') {
+            tokens.push(format!("; {}", c.replace('\n', " ")));
+        } else {
+            tokens.push(format!("{{{c}}}"));
+        }
     }
     let has_clock = note
         .comments

@@ -248,6 +248,13 @@ fn comments_nags_variations_and_clocks_are_kept() {
     );
     let again = pgn::read(&back).unwrap();
     assert_eq!(again.notes, g.notes);
+    // A `;` comment may hold a `}`: it is written as a `;` comment again.
+    let text = "1. Che3 ; a } brace\nHg8 *\n";
+    let g = pgn::read(text).unwrap();
+    assert_eq!(g.notes[1].comments, ["a } brace"]);
+    let back = pgn::write_annotated(g.game.as_ref(), &[], &g.notes, &[]).unwrap();
+    assert!(back.contains("1. Che3 ; a } brace\n1... Hg8 *\n"), "{back}");
+    assert_eq!(pgn::read(&back).unwrap().notes, g.notes);
 }
 
 #[test]
