@@ -188,10 +188,13 @@ impl Source {
                         let (el, ec) = (e.line(), e.column());
                         let at_line = line + el - 1;
                         let at_column = if el == 1 { column + ec - 1 } else { ec };
-                        Some((
-                            *index,
-                            Err(refuse(at_line, at_column, format!("invalid PCN: {e}"))),
-                        ))
+                        // serde_json places the error in this record's text: say where
+                        // it is in the file.
+                        let text = e.to_string();
+                        let what = text.rsplit_once(" at line ").map_or(&*text, |(w, _)| w);
+                        let message =
+                            format!("invalid PCN: {what} at line {at_line} column {at_column}");
+                        Some((*index, Err(refuse(at_line, at_column, message))))
                     }
                     None => {
                         *done = true;

@@ -309,6 +309,21 @@ fn several_pcn_records_in_one_file_are_read_in_turn() {
         "{}",
         r.stderr
     );
+    // Broken JSON in the second record: its place in the file, not in the record.
+    let broken = dir.file(
+        "broken.pcn",
+        &format!("{one}{{\"setup\": \"x\",\n  oops}}\n"),
+    );
+    let r = common::chuhe(&["record", &broken, "--to", "pcn"]);
+    assert_eq!(r.code, Some(2));
+    let line = one.lines().count() + 2;
+    assert_eq!(
+        r.stderr,
+        format!(
+            "{broken}: game 2, line {line}, column 3: invalid PCN: key must be a string at \
+             line {line} column 3\n{broken}: 2 games: 1 read, 1 refused\n"
+        )
+    );
 }
 
 #[test]
