@@ -12,6 +12,7 @@ mod engine_cmd;
 mod match_cmd;
 mod output;
 mod play_cmd;
+mod records;
 
 use std::io::IsTerminal;
 use std::ops::ControlFlow;
@@ -136,7 +137,7 @@ struct PcnArgs {
     #[command(flatten)]
     position: PositionArgs,
     /// The moves, separated by spaces.
-    #[arg(long, default_value = "")]
+    #[arg(long, default_value = "", allow_hyphen_values = true)]
     moves: String,
     /// How `--moves` is read.
     #[arg(long, value_enum, default_value = "pmn")]
@@ -189,7 +190,7 @@ enum Command {
         #[command(flatten)]
         position: PositionArgs,
         /// Moves to play first (their history counts where the rules say so).
-        #[arg(long, default_value = "")]
+        #[arg(long, default_value = "", allow_hyphen_values = true)]
         moves: String,
         /// Print the count below each legal move, each line as soon as it is known.
         #[arg(long)]
@@ -206,7 +207,7 @@ enum Command {
         #[command(flatten)]
         position: PositionArgs,
         /// Moves to play first, separated by spaces.
-        #[arg(long, default_value = "")]
+        #[arg(long, default_value = "", allow_hyphen_values = true)]
         moves: String,
         /// How moves are read and printed.
         #[arg(long, value_enum, default_value = "pmn")]
@@ -220,7 +221,7 @@ enum Command {
         #[command(flatten)]
         position: PositionArgs,
         /// Moves to play first, separated by spaces.
-        #[arg(long, default_value = "")]
+        #[arg(long, default_value = "", allow_hyphen_values = true)]
         moves: String,
         /// How `--moves` is read.
         #[arg(long, value_enum, default_value = "pmn")]
@@ -234,7 +235,7 @@ enum Command {
         #[command(flatten)]
         position: PositionArgs,
         /// Moves to play first, separated by spaces.
-        #[arg(long, default_value = "")]
+        #[arg(long, default_value = "", allow_hyphen_values = true)]
         moves: String,
         /// How `--moves` is read.
         #[arg(long, value_enum, default_value = "pmn")]
@@ -263,12 +264,15 @@ enum Command {
     Replay {
         /// A game record to check move by move, PCN or (Xiangqi) PGN (a file, or `-` for
         /// standard input): its setup and moves take the place of the position flags and
-        /// `--moves`.
+        /// `--moves`. A file of several games gives one JSON array per game, one per line.
         record: Option<String>,
+        /// Only this game of the record (counted from 1).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        game_index: Option<u64>,
         #[command(flatten)]
         position: PositionArgs,
         /// The moves, separated by spaces.
-        #[arg(long, default_value = "")]
+        #[arg(long, default_value = "", allow_hyphen_values = true)]
         moves: String,
         /// How moves are read and the legal moves printed.
         #[arg(long, value_enum, default_value = "pmn")]
@@ -281,11 +285,25 @@ enum Command {
     /// as PGN in pychess.org's form.
     Record {
         /// The record: a file, or `-` for standard input (PCN when it starts with `{`, else
-        /// PGN).
+        /// PGN); it may hold many games.
         record: String,
         /// The format to write.
         #[arg(long, value_enum)]
         to: RecordFormat,
+        /// Only this game of the record (counted from 1).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        game_index: Option<u64>,
+        /// Write every game to this file instead of standard output.
+        #[arg(long, conflicts_with = "output_dir")]
+        output: Option<std::path::PathBuf>,
+        /// Write each game to its own file in this folder (`game-00001.pgn`, …), created if
+        /// missing.
+        #[arg(long)]
+        output_dir: Option<std::path::PathBuf>,
+        /// PGN's moves: SAN (pychess.org), or iccs, wxf, chinese or uci with the `[Format …]`
+        /// tag of the Chinese programs' PGN.
+        #[arg(long, value_enum, default_value = "san")]
+        notation: Notation,
     },
     /// Converts moves from one notation to another (played in order from the position), or
     /// a position (the positional argument) to FEN or FEEN.
@@ -299,7 +317,8 @@ enum Command {
         /// position.
         #[arg(long)]
         to: String,
-        /// The moves (or, with `--to fen|feen`, the position).
+        /// The moves (or, with `--to fen|feen`, the position); a move may begin with `-`
+        /// (WXF `-R+1`).
         items: Vec<String>,
     },
     /// Writes a PCN game record of moves played from a position, with players, times and
@@ -353,7 +372,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::try_parse_from(mark_rear_moves(std::env::args_os().collect())) {
         Ok(cli) => cli,
         Err(e) => {
             // Help, version and usage errors: clap's text, clap's exit code (0 or 2).
@@ -364,6 +383,50 @@ fn main() -> ExitCode {
     let mut out = Output::stdout();
     let result = run(cli, &mut out).and_then(|()| out.flush());
     output::finish(result)
+}
+
+/// Marks a WXF move for the rear of two pieces on a file (`-R+1`, `-C=5`) given to `convert`
+/// as an argument, which clap would take for a flag: [`unmark_rear_move`] restores it. Only
+/// arguments that are no option's value, and begin with `-`, a letter and `+`, `-`, `=` or
+/// `.`, are marked (no flag looks like that).
+fn mark_rear_moves(mut args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    if args.get(1).and_then(|a| a.to_str()) != Some("convert") {
+        return args;
+    }
+    const TAKES_VALUE: [&str; 6] = [
+        "--game",
+        "--position",
+        "--halfmove",
+        "--repetition-count",
+        "--from",
+        "--to",
+    ];
+    for i in 2..args.len() {
+        let after_option = args[i - 1]
+            .to_str()
+            .is_some_and(|prev| TAKES_VALUE.contains(&prev));
+        let Some(text) = args[i].to_str() else {
+            continue;
+        };
+        let b = text.as_bytes();
+        let rear =
+            b.len() >= 3 && b[0] == b'-' && b[1].is_ascii_alphabetic() && b"+-=.".contains(&b[2]);
+        if rear && !after_option {
+            args[i] = format!("{REAR_MARK}{}", &text[1..]).into();
+        }
+    }
+    args
+}
+
+/// Stands for the leading `-` of a marked move (a private-use character no move contains).
+const REAR_MARK: char = '\u{E000}';
+
+/// A `convert` argument as it was typed (see [`mark_rear_moves`]).
+fn unmark_rear_move(item: &str) -> String {
+    match item.strip_prefix(REAR_MARK) {
+        Some(rest) => format!("-{rest}"),
+        None => item.to_string(),
+    }
 }
 
 fn run(cli: Cli, out: &mut Output) -> Result<(), CliError> {
@@ -400,25 +463,12 @@ fn run(cli: Cli, out: &mut Output) -> Result<(), CliError> {
         Command::Replay {
             record: Some(path),
             notation,
+            game_index,
             ..
-        } => {
-            let recorded = read_record(&path)?;
-            let start = recorded
-                .kind()
-                .new_game(&recorded.start_feen())
-                .map_err(|e| CliError::user(format!("{path}: setup: {e}")))?;
-            let moves = recorded.moves_pmn();
-            replay(
-                start,
-                &moves,
-                Notation::Pmn,
-                notation,
-                recorded.outcome(),
-                out,
-            )
-        }
+        } => records::replay_records(&path, game_index, notation, out),
         Command::Replay {
             record: None,
+            game_index: _,
             position,
             moves,
             notation,
@@ -429,7 +479,21 @@ fn run(cli: Cli, out: &mut Output) -> Result<(), CliError> {
             replay(start, &moves, notation, notation, None, out)
         }
         Command::Pcn(args) => write_record(&args, out),
-        Command::Record { record, to } => convert_record(&record, to, out),
+        Command::Record {
+            record,
+            to,
+            game_index,
+            output,
+            output_dir,
+            notation,
+        } => records::convert_records(
+            &record,
+            to,
+            game_index,
+            records::Destination::of(output, output_dir),
+            notation.notation(),
+            out,
+        ),
         Command::Ggn { game, pretty } => {
             let table = chuhe::ggn::table(game.kind());
             let json = if pretty {
@@ -484,7 +548,10 @@ fn run(cli: Cli, out: &mut Output) -> Result<(), CliError> {
             from,
             to,
             items,
-        } => convert(&position, from, &to, &items, out),
+        } => {
+            let items: Vec<String> = items.iter().map(|i| unmark_rear_move(i)).collect();
+            convert(&position, from, &to, &items, out)
+        }
         Command::Match(args) => match_cmd::run(&args, out),
         Command::Uci { game } => engine_cmd::uci(game),
         Command::Bench(args) => engine_cmd::bench(&args, out),
@@ -746,59 +813,9 @@ fn show(game: &dyn AnyGame, glyphs: Glyphs) -> String {
     out
 }
 
-/// Reads and checks a PCN record from a file or standard input (`-`).
-/// The text of a record file, or of standard input for `-`.
-fn read_record_text(path: &str) -> Result<String, CliError> {
-    if path == "-" {
-        std::io::read_to_string(std::io::stdin())
-    } else {
-        std::fs::read_to_string(path)
-    }
-    .map_err(|e| CliError::user(format!("cannot read the record '{path}': {e}")))
-}
-
-/// Is this record PCN (JSON) rather than PGN?
-fn is_pcn(text: &str) -> bool {
-    text.trim_start().starts_with('{')
-}
-
-/// The game of a PCN or PGN record, every move checked.
-fn read_record(path: &str) -> Result<Box<dyn AnyGame>, CliError> {
-    let text = read_record_text(path)?;
-    if is_pcn(&text) {
-        chuhe::record::read(&text).map_err(|e| CliError::user(format!("{path}: {e}")))
-    } else {
-        chuhe::pgn::read(&text)
-            .map(|g| g.game)
-            .map_err(|e| CliError::user(format!("{path}: {e}")))
-    }
-}
-
-/// `record`: a PCN or PGN record, checked, written as PCN or PGN.
-fn convert_record(path: &str, to: RecordFormat, out: &mut Output) -> Result<(), CliError> {
-    let text = read_record_text(path)?;
-    let failed = |e: &dyn std::fmt::Display| CliError::user(format!("{path}: {e}"));
-    let pcn = if is_pcn(&text) {
-        let pcn = chuhe::notation::pcn::Pcn::from_json(&text).map_err(|e| failed(&e))?;
-        chuhe::record::game_of(&pcn).map_err(|e| failed(&e))?;
-        pcn
-    } else {
-        chuhe::pgn::to_pcn(&chuhe::pgn::read(&text).map_err(|e| failed(&e))?)
-    };
-    match to {
-        RecordFormat::Pcn => out.write(&format!("{}\n", pcn.to_json_pretty())),
-        RecordFormat::Pgn => {
-            let game = chuhe::record::game_of(&pcn).map_err(|e| failed(&e))?;
-            let text = chuhe::pgn::write(game.as_ref(), &chuhe::pgn::tags_of_pcn(&pcn))
-                .map_err(|e| failed(&e))?;
-            out.write(&text)
-        }
-    }
-}
-
 /// `replay`: every ply of `moves` (read in `read_as`) from `game`, legal moves written in
 /// `notation`; `outcome`, a result declared by a record, is applied after the last move.
-fn replay(
+pub(crate) fn replay(
     mut game: Box<dyn AnyGame>,
     moves: &[String],
     read_as: Notation,

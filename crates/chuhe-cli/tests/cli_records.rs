@@ -174,3 +174,281 @@ fn bad_pgn_is_refused_with_the_ply() {
     );
     let _ = std::fs::remove_file(pgn);
 }
+
+/// A file in a fresh temporary folder, removed with the folder when dropped.
+struct TempDir(std::path::PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("chuhe-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+    fn file(&self, name: &str, text: &str) -> String {
+        let path = self.0.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_string()
+    }
+    fn path(&self, name: &str) -> String {
+        self.0.join(name).to_str().unwrap().to_string()
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Three games, the second with an illegal move on line 7, column 13.
+const THREE_GAMES: &str = "[Event \"one\"]\n[Result \"1-0\"]\n[Termination \"time forfeit\"]\n\n\
+1. Che3 Hg8 1-0\n\n\
+[Event \"two\"]\n1. Che3 Hg8 2. Rz9 *\n\n\
+[Event \"three\"]\n\n1. Hg3 {a comment} Hg8 $2 *\n";
+
+#[test]
+fn every_game_of_a_file_is_written_with_a_summary_of_refusals() {
+    let dir = TempDir::new("three");
+    let pgn = dir.file("three.pgn", THREE_GAMES);
+    let r = common::chuhe(&["record", &pgn, "--to", "pgn"]);
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert_eq!(
+        r.stderr,
+        format!(
+            "{pgn}: game 2, line 8, column 16: PGN line 8, column 16: illegal move 'Rz9' at \
+             ply 3: 'Rz9' is not a move: SAN ends with the destination point, a1 to i10 (like \
+             Che3)\n{pgn}: 3 games: 2 read, 1 refused\n"
+        )
+    );
+    assert!(r.stderr.contains("line 8, column 16"), "{}", r.stderr);
+    assert_eq!(r.stdout.matches("[Variant \"Xiangqi\"]").count(), 2);
+    assert!(r.stdout.contains("[Event \"one\"]"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("[Termination \"time forfeit\"]"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("1. Che3 Hg8 1-0\n\n[Event"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("1. Hg3 {a comment} 1... Hg8 $2 *"),
+        "{}",
+        r.stdout
+    );
+    // One game by its number, to a file; every game to a folder.
+    let one = dir.path("one.pcn");
+    let r = common::chuhe(&[
+        "record",
+        &pgn,
+        "--to",
+        "pcn",
+        "--game-index",
+        "1",
+        "--output",
+        &one,
+    ]);
+    assert_eq!(
+        (r.code, r.stdout.as_str(), r.stderr.as_str()),
+        (Some(0), "", "")
+    );
+    let pcn: Value = serde_json::from_str(&std::fs::read_to_string(&one).unwrap()).unwrap();
+    assert_eq!(
+        (pcn["status"].as_str(), pcn["winner"].as_str()),
+        (Some("timelimit"), Some("first"))
+    );
+    let folder = dir.path("games");
+    let r = common::chuhe(&["record", &pgn, "--to", "pgn", "--output-dir", &folder]);
+    assert_eq!(r.code, Some(2));
+    let mut names: Vec<_> = std::fs::read_dir(&folder)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["game-00001.pgn", "game-00003.pgn"]);
+    let err = fails(&["record", &pgn, "--to", "pgn", "--game-index", "4"]);
+    assert_eq!(
+        err,
+        format!("{pgn}: --game-index 4: the record holds 3 games")
+    );
+    // replay: one JSON array per game, one per line.
+    let r = common::chuhe(&["replay", &pgn, "--game-index", "3"]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert_eq!(r.stdout.lines().count(), 1);
+    let r = common::chuhe(&["replay", &pgn]);
+    assert_eq!(r.code, Some(2));
+    assert_eq!(r.stdout.lines().count(), 2);
+    let first: Value = serde_json::from_str(r.stdout.lines().next().unwrap()).unwrap();
+    assert_eq!(first[2]["status"], "timelimit");
+}
+
+#[test]
+fn several_pcn_records_in_one_file_are_read_in_turn() {
+    let one = ok(&["pcn", "--game", "xiangqi", "--moves", "h3-e3"]);
+    let two = ok(&["pcn", "--game", "xiangqi", "--moves", "h3-e3 h10-g8"]);
+    let dir = TempDir::new("pcns");
+    let path = dir.file("two.pcn", &format!("{one}{two}{{\"setup\": 1}}\n"));
+    let r = common::chuhe(&["record", &path, "--to", "pgn"]);
+    assert_eq!(r.code, Some(2));
+    assert!(r.stdout.contains("1. Che3 *\n\n[Event"), "{}", r.stdout);
+    assert!(r.stdout.contains("1. Che3 Hg8 *"), "{}", r.stdout);
+    let line = one.lines().count() + two.lines().count() + 1;
+    assert!(
+        r.stderr.contains(&format!(
+            "{path}: game 3, line {line}, column 1: invalid PCN"
+        )),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr
+            .ends_with(&format!("{path}: 3 games: 2 read, 1 refused\n")),
+        "{}",
+        r.stderr
+    );
+    // Broken JSON in the second record: its place in the file, not in the record.
+    let broken = dir.file(
+        "broken.pcn",
+        &format!("{one}{{\"setup\": \"x\",\n  oops}}\n"),
+    );
+    let r = common::chuhe(&["record", &broken, "--to", "pcn"]);
+    assert_eq!(r.code, Some(2));
+    let line = one.lines().count() + 2;
+    assert_eq!(
+        r.stderr,
+        format!(
+            "{broken}: game 2, line {line}, column 3: invalid PCN: key must be a string at \
+             line {line} column 3\n{broken}: 2 games: 1 read, 1 refused\n"
+        )
+    );
+}
+
+#[test]
+fn malformed_pgn_files_are_errors_with_line_and_column() {
+    let dir = TempDir::new("malformed");
+    for (name, text, message) in [
+        ("empty", "", "PGN line 1, column 1: the text holds no game"),
+        (
+            "brace",
+            "[Event \"x\"]\n\n1. Che3 {never closed Hg8 *\n\n[Event \"y\"]\n\n1. Che3 *\n",
+            "PGN line 3, column 9: the comment opened by '{' here is never closed by '}'",
+        ),
+        (
+            "paren",
+            "1. Che3 (1. Hg3 Hg8 *\n",
+            "PGN line 1, column 9: the variation opened by '(' here is never closed by ')'",
+        ),
+        (
+            "trailing",
+            "1. Che3 Hg8 * garbage\n",
+            "PGN line 1, column 15: 'garbage' after the result",
+        ),
+    ] {
+        let path = dir.file(&format!("{name}.pgn"), text);
+        let r = common::chuhe(&["record", &path, "--to", "pcn"]);
+        assert_eq!(r.code, Some(2), "{name}");
+        assert_eq!(r.stderr, format!("{path}: {message}\n"), "{name}");
+        assert_eq!(r.stdout, "", "{name}");
+    }
+    let bom = dir.file("bom.pgn", "\u{feff}[Event \"x\"]\n\n1. Che3 *\n");
+    let pcn: Value = serde_json::from_str(&ok(&["record", &bom, "--to", "pcn"])).unwrap();
+    assert_eq!(pcn["meta"]["event"], "x");
+    assert_eq!(pcn["moves"][0][0], "h3-e3");
+}
+
+#[test]
+fn replay_counts_from_the_half_move_clock_of_the_fen() {
+    let dir = TempDir::new("clock");
+    let pgn = dir.file(
+        "clock.pgn",
+        "[FEN \"3k5/9/9/9/9/9/9/9/9/R3K4 w - - 96 60\"]\n[SetUp \"1\"]\n[Result \"1/2-1/2\"]\n\n\
+         60. Ra2 Kd9 61. Ra1 Kd10 1/2-1/2\n",
+    );
+    let plies: Value = serde_json::from_str(&ok(&["replay", &pgn])).unwrap();
+    let clocks: Vec<u64> = plies
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["halfmove"].as_u64().unwrap())
+        .collect();
+    assert_eq!(clocks, [96, 97, 98, 99, 100]);
+    assert_eq!(plies[4]["status"], "movelimit");
+    assert_eq!(plies[0]["fen"], "3k5/9/9/9/9/9/9/9/9/R3K4 w - - 96 60");
+    let pcn_text = ok(&["record", &pgn, "--to", "pcn"]);
+    let pcn = dir.file("clock.pcn", &pcn_text);
+    let back = ok(&["record", &pcn, "--to", "pgn"]);
+    assert!(back.contains("[Result \"1/2-1/2\"]"), "{back}");
+    assert!(
+        back.contains("[FEN \"3k5/9/9/9/9/9/9/9/9/R3K4 w - - 96 60\"]"),
+        "{back}"
+    );
+    assert!(back.contains("60. Ra2 Kd9 61. Ra1 Kd10 1/2-1/2"), "{back}");
+}
+
+#[test]
+fn a_wxf_move_of_the_rear_piece_is_an_argument_not_a_flag() {
+    let position = "3k5/9/9/9/9/9/9/R8/9/R3K4 w - - 0 1";
+    let args = |extra: &[&'static str]| -> Vec<String> {
+        let mut v: Vec<String> = [
+            "convert",
+            "--game",
+            "xiangqi",
+            "--position",
+            position,
+            "--from",
+            "wxf",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        v.extend(extra.iter().map(|s| s.to_string()));
+        v
+    };
+    let run = |extra: &[&'static str]| {
+        let a = args(extra);
+        let refs: Vec<&str> = a.iter().map(String::as_str).collect();
+        ok(&refs)
+    };
+    assert_eq!(run(&["-R+1", "K4+1", "--to", "uci"]), "a1a2\nd10d9\n");
+    assert_eq!(run(&["--to", "chinese", "-R+1"]), "后车进一\n");
+    assert_eq!(run(&["-R+1 K4+1", "--to", "iccs"]), "a0a1\nd9d8\n");
+    let moves = ok(&[
+        "moves",
+        "--game",
+        "xiangqi",
+        "--position",
+        position,
+        "--notation",
+        "wxf",
+        "--moves",
+        "-R+1 K4+1",
+    ]);
+    assert!(moves.lines().any(|m| m == "R-=8"), "{moves}");
+}
+
+#[test]
+fn pgn_is_written_in_the_notation_asked_for_with_its_format_tag() {
+    let dir = TempDir::new("formats");
+    let pgn = dir.file("game.pgn", PYCHESS_PGN);
+    let chinese = ok(&["record", &pgn, "--to", "pgn", "--notation", "chinese"]);
+    assert!(chinese.contains("[Format \"Chinese\"]"), "{chinese}");
+    assert!(
+        chinese.contains("1. 炮二平五 马8进7 2. 马二进三 车9平8 3. 车一进一 炮8平9 *"),
+        "{chinese}"
+    );
+    let again = dir.file("chinese.pgn", &chinese);
+    let san = ok(&["record", &again, "--to", "pgn"]);
+    assert!(
+        san.contains("1. Che3 Hg8 2. Hg3 Rh10 3. Ri2 Ci8 *"),
+        "{san}"
+    );
+    assert!(!san.contains("Format"), "{san}");
+    let err = fails(&["record", &pgn, "--to", "pgn", "--notation", "teaching"]);
+    assert_eq!(
+        err,
+        "--notation: PGN moves are written in SAN, ICCS, WXF, Chinese or UCI, not teaching"
+    );
+}

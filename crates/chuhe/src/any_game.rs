@@ -69,6 +69,14 @@ pub trait AnyGame: Send + Sync {
     fn moves_pmn(&self) -> Vec<String>;
     /// The position the game started from, as FEEN.
     fn start_feen(&self) -> String;
+    /// The position the game started from in `format` (a Xiangqi FEN keeps its half-move
+    /// clock and move number, which a FEEN cannot hold).
+    fn start_text(&self, format: PositionFormat) -> Result<String, UnsupportedFormat>;
+    /// The half-move clock of the position the game started from.
+    fn start_halfmove(&self) -> u32;
+    /// A new game from the position this one started from, with its counters and rule
+    /// options (the half-move clock, the repetition count), no move played.
+    fn start_game(&self) -> Box<dyn AnyGame>;
     /// Perft from the current position, history counting where the rules say so.
     fn perft(&self, depth: u32) -> u64;
     /// The number of root moves [`AnyGame::divide_each`] will report.
@@ -193,6 +201,18 @@ impl<P: GamePosition> AnyGame for Game<P> {
 
     fn start_feen(&self) -> String {
         self.start_position().to_feen()
+    }
+
+    fn start_text(&self, format: PositionFormat) -> Result<String, UnsupportedFormat> {
+        self.start_position().to_text(format)
+    }
+
+    fn start_halfmove(&self) -> u32 {
+        self.start_position().halfmove()
+    }
+
+    fn start_game(&self) -> Box<dyn AnyGame> {
+        Box::new(Game::from_position(self.start_position().clone()))
     }
 
     fn moves_uci(&self) -> Vec<String> {

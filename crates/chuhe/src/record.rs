@@ -5,6 +5,10 @@
 //! (`xiongqi`, `xiangqi`, `xiangqi-capture`) does, as `chuhe match` and [`to_pcn`] write it;
 //! without it an 8×8 board is Xiongqi and a 9×10 board standard Xiangqi.
 //!
+//! A FEEN holds no counters: the start position's half-move clock is kept in `meta.halfmove`
+//! and (Xiangqi) its FEN move number in `meta.move_number`, each written only when it is not
+//! the default (0 and 1).
+//!
 //! ```
 //! use chuhe::{record, GameKind, MoveNotation};
 //! let mut game = GameKind::Xiangqi.new_game("start").unwrap();
@@ -22,7 +26,7 @@ use chuhe_notation::pcn::{Pcn, PcnError, Winner};
 use chuhe_notation::{Side, Status};
 use serde_json::json;
 
-use crate::{AnyGame, GameKind, MoveError, MoveNotation, Outcome, SetupError};
+use crate::{AnyGame, GameKind, MoveError, MoveNotation, Outcome, PositionFormat, SetupError};
 
 /// Why a record is not a game of these rules.
 #[derive(Debug, thiserror::Error)]
@@ -49,6 +53,9 @@ pub enum RecordError {
     /// The status or winner does not match the game the moves make.
     #[error("{0}")]
     Result(String),
+    /// A counter of the metadata (`meta.halfmove`, `meta.move_number`) is not one.
+    #[error("{0}")]
+    Counter(String),
 }
 
 /// The game a record describes: its setup, every move checked, and its status and winner
@@ -68,7 +75,7 @@ pub fn game_of(pcn: &Pcn) -> Result<Box<dyn AnyGame>, RecordError> {
         }
         None => kind_of_setup(&pcn.setup),
     };
-    let mut game = kind.new_game(&pcn.setup).map_err(RecordError::Setup)?;
+    let mut game = start_of(kind, pcn)?;
     for (i, (text, _)) in pcn.moves.iter().enumerate() {
         game.play_text(text, MoveNotation::Pmn)
             .map_err(|error| RecordError::Move {
@@ -79,6 +86,47 @@ pub fn game_of(pcn: &Pcn) -> Result<Box<dyn AnyGame>, RecordError> {
     }
     check_result(game.as_mut(), pcn.status, pcn.winner)?;
     Ok(game)
+}
+
+/// The start of a record's game: its setup with the counters of its metadata.
+fn start_of(kind: GameKind, pcn: &Pcn) -> Result<Box<dyn AnyGame>, RecordError> {
+    let counter = |key: &str, least: u64| -> Result<Option<u32>, RecordError> {
+        match pcn.meta.extra.get(key) {
+            None => Ok(None),
+            Some(v) => v
+                .as_u64()
+                .filter(|&n| n >= least)
+                .and_then(|n| u32::try_from(n).ok())
+                .map(Some)
+                .ok_or_else(|| {
+                    RecordError::Counter(format!(
+                        "meta.{key}: {v} is not a whole number of at least {least}"
+                    ))
+                }),
+        }
+    };
+    let halfmove = counter("halfmove", 0)?;
+    let move_number = counter("move_number", 1)?;
+    let options = crate::GameOptions {
+        halfmove,
+        ..Default::default()
+    };
+    let game = kind
+        .new_game_with(&pcn.setup, options)
+        .map_err(RecordError::Setup)?;
+    let Some(number) = move_number else {
+        return Ok(game);
+    };
+    // The move number lives in the FEN (the games that have one).
+    let fen = game.to_text(PositionFormat::Fen).map_err(|_| {
+        RecordError::Counter(format!(
+            "meta.move_number: {} positions have no move number",
+            kind.name()
+        ))
+    })?;
+    let fields: Vec<&str> = fen.split(' ').collect();
+    let fen = format!("{} {number}", fields[..fields.len() - 1].join(" "));
+    kind.new_game(&fen).map_err(RecordError::Setup)
 }
 
 /// The game of a FEEN setup by its board: 8 ranks for Xiongqi, else standard Xiangqi.
@@ -189,6 +237,17 @@ pub fn to_pcn(game: &dyn AnyGame, times: &[f64]) -> Pcn {
     pcn.meta
         .extra
         .insert("game".into(), json!(game.kind().name()));
+    let halfmove = game.start_halfmove();
+    if halfmove != 0 {
+        pcn.meta.extra.insert("halfmove".into(), json!(halfmove));
+    }
+    let move_number = game
+        .start_text(PositionFormat::Fen)
+        .ok()
+        .and_then(|fen| fen.rsplit(' ').next().and_then(|n| n.parse::<u32>().ok()));
+    if let Some(n) = move_number.filter(|&n| n != 1) {
+        pcn.meta.extra.insert("move_number".into(), json!(n));
+    }
     if let Some(outcome) = game.outcome() {
         pcn.status = Some(outcome.status);
         pcn.winner = Some(winner_of(outcome.winner));

@@ -1,5 +1,5 @@
 //! The Chinese move notation (中文纵线记谱): 炮二平五, 马8进7, 前车进一. It says what WXF says
-//! (both are written from the same [`describe`]), in Chinese words and numbers.
+//! (both are written from one description of the move), in Chinese words and numbers.
 //!
 //! A move is four characters: the piece and the file it stands on, an action and a number.
 //!
@@ -14,11 +14,12 @@
 //!   along its file, the number of points moved; otherwise (平, and every advisor, elephant
 //!   and horse move) the file it lands on.
 //!
-//! Two pieces of one kind on one file are told apart by 前 (the front one, nearer the
-//! opponent) or 后 (the rear one), written before the piece in place of the file: 前车进一,
-//! 后炮平五. As in WXF (`R+`, `C-`), this form is written only when the other piece of the
-//! pair could make the same-looking move; otherwise the file is written (车三进四). Advisors
-//! and elephants sharing a file therefore keep their file (仕四进五, 仕四退五).
+//! Two chariots, horses, cannons or soldiers on one file are told apart by 前 (the front one,
+//! nearer the opponent) or 后 (the rear one), written before the piece in place of the file:
+//! 前车进一, 后炮平五, 后车进四. As the traditional notation does (and unlike WXF, which writes
+//! `R+` only when the other piece could make the same-looking move), this form is written
+//! whenever the two share the file. Advisors and elephants sharing a file keep their file
+//! (仕四进五, 仕四退五): which way they go tells them apart.
 //!
 //! Three or more pieces of one kind on one file (in practice soldiers), where WXF writes the
 //! place and the file (`15+1`):
@@ -59,7 +60,7 @@
 
 use chuhe_notation::Side;
 
-use super::described::{describe, resolve, Direction, Named, Place, Style, Which};
+use super::described::{describe_traditional, resolve, Direction, Named, Place, Style, Which};
 use super::position::Position;
 use super::types::{Move, Role};
 use crate::MoveError;
@@ -77,7 +78,7 @@ const NUMERALS: [char; 10] = ['一', '二', '三', '四', '五', '六', '七', '
 
 /// Writes a legal move of `pos` in the Chinese notation.
 pub(crate) fn to_chinese(pos: &Position, m: Move) -> String {
-    let Some(d) = describe(pos, m) else {
+    let Some(d) = describe_traditional(pos, m) else {
         // Not a move of this position: fall back to coordinates rather than panic.
         return m.to_string();
     };

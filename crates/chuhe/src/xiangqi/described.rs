@@ -36,8 +36,9 @@ pub(crate) struct Description {
 pub(crate) enum Which {
     /// By its file, 1–9 from the player's own right (WXF `C2`, Chinese 炮二).
     File(u8),
-    /// The front (nearer the opponent) or rear of two of its kind on its file, written when
-    /// the other one could make the same-looking move (WXF `R+`, Chinese 前车).
+    /// The front (nearer the opponent) or rear of two of its kind on its file: in WXF when
+    /// the other one could make the same-looking move (`R+`), in Chinese whenever they share
+    /// the file (前车; see [`describe_traditional`]).
     Tandem {
         /// The front one?
         front: bool,
@@ -116,6 +117,28 @@ pub(crate) fn describe(pos: &Position, m: Move) -> Option<Description> {
         direction,
         number,
     })
+}
+
+/// Describes a move of `pos` as the traditional Chinese notation does: as [`describe`], but
+/// two chariots, horses, cannons or soldiers on one file are always told apart by front and
+/// rear (前车, 后马), whether or not the other could make the same-looking move. Advisors and
+/// elephants keep their file: which way they go tells them apart.
+pub(crate) fn describe_traditional(pos: &Position, m: Move) -> Option<Description> {
+    let mut d = describe(pos, m)?;
+    if matches!(d.which, Which::File(_))
+        && matches!(
+            d.role,
+            Role::Chariot | Role::Horse | Role::Cannon | Role::Soldier
+        )
+    {
+        let mates = on_file_front_first(pos, d.side, d.role, m.from().file());
+        if mates.len() == 2 {
+            d.which = Which::Tandem {
+                front: mates[0] == m.from(),
+            };
+        }
+    }
+    Some(d)
 }
 
 /// A place among pieces of one kind on one file, as written.
