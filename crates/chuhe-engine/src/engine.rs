@@ -42,6 +42,12 @@ pub struct Options {
     pub multipv: usize,
     /// Strength from 0 (weakest) to 20 (full strength).
     pub level: u8,
+    /// `UCI_LimitStrength`: play at the strength [`Options::elo`] asks for instead of
+    /// [`Options::level`].
+    pub limit_strength: bool,
+    /// `UCI_Elo`: the strength asked for under `limit_strength`, on the scale of
+    /// [`LEVEL_ELO`].
+    pub elo: u32,
     /// Time kept per move for the communication with the GUI.
     pub move_overhead: Duration,
     /// Evaluate by material alone (a baseline for measuring the evaluation).
@@ -55,6 +61,8 @@ impl Default for Options {
             threads: 1,
             multipv: 1,
             level: MAX_LEVEL,
+            limit_strength: false,
+            elo: ranges::ELO.start().to_owned() as u32,
             move_overhead: Duration::from_millis(10),
             material_only: false,
         }
@@ -63,6 +71,40 @@ impl Default for Options {
 
 /// Full strength.
 pub const MAX_LEVEL: u8 = 20;
+
+/// The Elo of each `Skill Level` (index 0–20) on chuhe's `UCI_Elo` scale: standard Xiangqi
+/// at 100 ms a move, where Debian's Fairy-Stockfish 11.1 at the same time is 2500 by
+/// convention. Measured by matches between levels two apart and of level 20 against
+/// Fairy-Stockfish, 20 games each (`scripts/calibrate-skill`, `docs/STRENGTH.md`, "Skill
+/// Level and UCI_Elo"; each step is known to about ±150 Elo); odd levels are interpolated.
+pub const LEVEL_ELO: [i32; 21] = [
+    241, 432, 623, 774, 924, 1075, 1225, 1333, 1440, 1591, 1741, 1932, 2123, 2231, 2338, 2383,
+    2427, 2501, 2574, 2601, 2627,
+];
+
+impl Options {
+    /// The level the search plays at: [`Options::level`], or under `UCI_LimitStrength` the
+    /// highest level whose Elo ([`LEVEL_ELO`]) is at most [`Options::elo`].
+    ///
+    /// ```
+    /// use chuhe_engine::{Options, LEVEL_ELO};
+    /// let mut options = Options { level: 7, ..Options::default() };
+    /// assert_eq!(options.playing_level(), 7);
+    /// options.limit_strength = true;
+    /// options.elo = LEVEL_ELO[12] as u32;
+    /// assert_eq!(options.playing_level(), 12);
+    /// ```
+    pub fn playing_level(&self) -> u8 {
+        if !self.limit_strength {
+            return self.level;
+        }
+        let elo = i64::from(self.elo);
+        LEVEL_ELO
+            .iter()
+            .rposition(|&e| i64::from(e) <= elo)
+            .map_or(0, |level| level as u8)
+    }
+}
 
 /// The range of each numeric option, as the protocols announce it.
 pub mod ranges {
@@ -75,6 +117,9 @@ pub mod ranges {
     pub const MULTIPV: RangeInclusive<usize> = 1..=64;
     /// Strength level.
     pub const LEVEL: RangeInclusive<usize> = 0..=super::MAX_LEVEL as usize;
+    /// `UCI_Elo`: from the weakest level's Elo to the strongest's.
+    pub const ELO: RangeInclusive<usize> =
+        super::LEVEL_ELO[0] as usize..=super::LEVEL_ELO[super::MAX_LEVEL as usize] as usize;
     /// Milliseconds kept per move for communication.
     pub const MOVE_OVERHEAD_MS: RangeInclusive<usize> = 0..=5_000;
 }
@@ -331,6 +376,22 @@ impl Engine {
         self.idle()?;
         check_range("Skill Level", level, ranges::LEVEL)?;
         self.options.level = level as u8;
+        Ok(())
+    }
+
+    /// `UCI_LimitStrength`: play at the strength of [`Engine::set_elo`] (`true`) or of the
+    /// Skill Level (`false`, the default).
+    pub fn set_limit_strength(&mut self, on: bool) -> Result<(), EngineError> {
+        self.idle()?;
+        self.options.limit_strength = on;
+        Ok(())
+    }
+
+    /// `UCI_Elo`: the strength played at under `UCI_LimitStrength` ([`ranges::ELO`]).
+    pub fn set_elo(&mut self, elo: usize) -> Result<(), EngineError> {
+        self.idle()?;
+        check_range("UCI_Elo", elo, ranges::ELO)?;
+        self.options.elo = elo as u32;
         Ok(())
     }
 
@@ -665,12 +726,13 @@ fn run_search<P: SearchGame>(
     shared.tt.new_search();
     shared.nodes.store(0, Ordering::SeqCst);
     let root = game.position().clone();
-    let weakened = options.level < MAX_LEVEL;
+    let level = options.playing_level();
+    let weakened = level < MAX_LEVEL;
     let mut max_depth = limits.depth.map_or(MAX_PLY as i32 - 8, |d| {
         d.clamp(1, MAX_PLY as u32 - 8) as i32
     });
     if weakened {
-        max_depth = max_depth.min(1 + i32::from(options.level) / 2);
+        max_depth = max_depth.min(1 + i32::from(level) / 2);
     }
     let params = SearchParams {
         max_depth,
@@ -731,7 +793,7 @@ fn run_search<P: SearchGame>(
     let elapsed = start.elapsed();
     let nodes = shared.nodes.load(Ordering::SeqCst).max(outcome.nodes);
     let chosen = if weakened {
-        weakened_choice(&outcome.lines, options.level)
+        weakened_choice(&outcome.lines, level)
     } else {
         outcome.lines.first()
     };

@@ -36,7 +36,8 @@ pub mod tt;
 pub mod uci;
 
 pub use engine::{
-    ranges, BestMove, Engine, EngineError, Options, ScoreBound, SearchEvent, SearchInfo, MAX_LEVEL,
+    ranges, BestMove, Engine, EngineError, Options, ScoreBound, SearchEvent, SearchInfo, LEVEL_ELO,
+    MAX_LEVEL,
 };
 pub use game::{HistoryRule, NodeOutcome, SearchGame};
 pub use limits::{Clock, Limits};

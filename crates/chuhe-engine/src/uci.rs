@@ -10,8 +10,10 @@
 //! promotion `e7e8e`. The commands: `uci`, `isready`, `ucinewgame`,
 //! `setoption name N [value V]` (names case-insensitive: `Hash`, `Clear Hash`, `Threads`,
 //! `MultiPV`, `Skill Level`, `Move Overhead`, `UCI_Variant`, `Evaluation` — `full`, or
-//! `material` for the material-only baseline; `Ponder` and `UCI_AnalyseMode`, which GUIs
-//! send, are accepted and leave the search as it is), `position startpos|fen TEXT
+//! `material` for the material-only baseline; `UCI_LimitStrength` and `UCI_Elo`, the
+//! strength on a scale measured against Fairy-Stockfish, see [`crate::LEVEL_ELO`]; `Ponder`
+//! and `UCI_AnalyseMode`, which GUIs send, are accepted and leave the search as it is),
+//! `position startpos|fen TEXT
 //! [moves …]` (`TEXT` is everything between `fen` and `moves`: a FEEN, which holds spaces,
 //! or a Xiangqi FEN), `go` with `wtime btime winc binc movestogo movetime nodes depth mate
 //! infinite ponder searchmoves` (and `go perft N`; a `go` without any limit is `go
@@ -452,6 +454,8 @@ impl<W: Write + Send + 'static> Driver<W> {
                      option name Evaluation type combo default {} var full var material\n\
                      option name Ponder type check default {}\n\
                      option name UCI_AnalyseMode type check default {}\n\
+                     option name UCI_LimitStrength type check default {}\n\
+                     option name UCI_Elo type spin default {} min {} max {}\n\
                      uciok",
                     options.hash_mb,
                     ranges::HASH_MB.start(),
@@ -474,6 +478,10 @@ impl<W: Write + Send + 'static> Driver<W> {
                     },
                     self.ponder,
                     self.analyse_mode,
+                    options.limit_strength,
+                    options.elo,
+                    ranges::ELO.start(),
+                    ranges::ELO.end(),
                 ));
             }
             Dialect::Ucci => {
@@ -607,6 +615,16 @@ impl<W: Write + Send + 'static> Driver<W> {
                     quote_input(value.unwrap_or(""))
                 )),
             },
+            "uci_limitstrength" => {
+                let on = parse_check(value).ok_or_else(|| {
+                    format!(
+                        "option {shown}: '{}' is not true or false",
+                        quote_input(value.unwrap_or(""))
+                    )
+                })?;
+                self.engine.set_limit_strength(on).map_err(engine_error)
+            }
+            "uci_elo" => self.engine.set_elo(spin(value)?).map_err(engine_error),
             "ponder" | "uci_analysemode" => {
                 let on = parse_check(value).ok_or_else(|| {
                     format!(
@@ -632,7 +650,7 @@ impl<W: Write + Send + 'static> Driver<W> {
             }
             _ => Err(match self.dialect {
                 Dialect::Uci => format!(
-                    "no option '{shown}' (Hash, Clear Hash, Threads, MultiPV, Skill Level, Move Overhead, UCI_Variant, Evaluation, Ponder, UCI_AnalyseMode)"
+                    "no option '{shown}' (Hash, Clear Hash, Threads, MultiPV, Skill Level, Move Overhead, UCI_Variant, Evaluation, Ponder, UCI_AnalyseMode, UCI_LimitStrength, UCI_Elo)"
                 ),
                 Dialect::Ucci => format!(
                     "no option '{shown}' (usemillisec, hashsize, threads, multipv, skilllevel, moveoverhead, newgame)"

@@ -1115,3 +1115,54 @@ fn node_limits_hold_from_one_node_up() {
         );
     }
 }
+
+#[test]
+fn uci_limit_strength_plays_at_the_level_of_the_elo_asked_for() {
+    use chuhe_engine::{ranges, Options, LEVEL_ELO};
+    let s = Session::start(GameKind::Xiangqi);
+    s.send("uci");
+    let lines = s.until(|l| l == "uciok");
+    let expected = format!(
+        "option name UCI_Elo type spin default {} min {} max {}",
+        ranges::ELO.start(),
+        ranges::ELO.start(),
+        ranges::ELO.end()
+    );
+    assert!(lines.contains(&expected), "{lines:?}");
+    assert!(lines.contains(&"option name UCI_LimitStrength type check default false".to_string()));
+    // Out of the scale: refused, nothing changes.
+    s.send(&format!(
+        "setoption name UCI_Elo value {}",
+        ranges::ELO.end() + 1
+    ));
+    assert_eq!(s.sync().len(), 1);
+    s.send("setoption name UCI_LimitStrength value true");
+    s.send(&format!("setoption name UCI_Elo value {}", LEVEL_ELO[0]));
+    assert!(s.sync().is_empty());
+    // Level 0 searches one ply deep whatever the limit.
+    s.send("go depth 6");
+    let (lines, best) = s.best_move();
+    assert!(best.is_some());
+    assert!(
+        lines
+            .iter()
+            .filter(|l| l.starts_with("info depth"))
+            .all(|l| l.starts_with("info depth 1 ")),
+        "{lines:?}"
+    );
+    // Every Elo of the scale maps to the highest level at or below it.
+    for (level, &elo) in LEVEL_ELO.iter().enumerate() {
+        let options = Options {
+            limit_strength: true,
+            elo: elo as u32,
+            ..Options::default()
+        };
+        assert_eq!(usize::from(options.playing_level()), level);
+        let between = Options {
+            elo: elo as u32 + 1,
+            ..options
+        };
+        assert_eq!(usize::from(between.playing_level()), level);
+    }
+    assert!(LEVEL_ELO.windows(2).all(|w| w[0] < w[1]));
+}
