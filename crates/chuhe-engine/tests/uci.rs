@@ -331,17 +331,8 @@ fn bad_input_is_one_info_string_and_changes_nothing() {
         assert_eq!(s.feen(), before, "{command} changed the position");
     }
     // Still usable, still at the same position, options unchanged.
-    s.send("go depth 2");
-    let (_, best) = s.best_move();
-    assert!(legal(
-        GameKind::Xiangqi,
-        "start",
-        &["h3e3"],
-        MoveNotation::Uci,
-        &best.unwrap()
-    ));
-    s.send("uci");
-    let lines = s.until(|l| l == "uciok");
+    assert_plays_after_h3e3(&s);
+    let lines = handshake(&s);
     assert!(lines
         .iter()
         .any(|l| l.starts_with("option name Hash type spin default 16 ")));
@@ -386,6 +377,11 @@ fn a_refused_position_leaves_no_position_to_search() {
     }
     // A position accepted again is searched.
     s.send("position startpos moves h3e3");
+    assert_plays_after_h3e3(&s);
+}
+
+/// `go depth 2` answers a legal move of the Xiangqi position after `h3e3`.
+fn assert_plays_after_h3e3(s: &Session) {
     s.send("go depth 2");
     let (_, best) = s.best_move();
     assert!(legal(
@@ -415,16 +411,12 @@ fn options_are_set_by_case_insensitive_names() {
         s.send(command);
         assert!(s.sync().is_empty(), "{command}");
     }
-    s.send("setoption name Evaluation value sometimes");
-    let answer = s.sync();
-    assert!(
-        answer.len() == 1
-            && answer[0].starts_with("info string")
-            && answer[0].contains("Evaluation"),
-        "{answer:?}"
+    assert_refused(
+        &s,
+        "setoption name Evaluation value sometimes",
+        "Evaluation",
     );
-    s.send("uci");
-    let lines = s.until(|l| l == "uciok");
+    let lines = handshake(&s);
     for expected in [
         "option name Hash type spin default 8 ",
         "option name Threads type spin default 2 ",
@@ -845,6 +837,27 @@ fn random_input_never_breaks_the_driver() {
 
 // ----- the position is the GUI's (issue 28) --------------------------------------------------
 
+/// Sends `command`, which must be refused by one `info string` line that names `naming`.
+fn assert_refused(s: &Session, command: &str, naming: &str) {
+    s.send(command);
+    let said = s.sync();
+    assert!(
+        said.len() == 1 && said[0].starts_with("info string") && said[0].contains(naming),
+        "{command}: {said:?}"
+    );
+}
+
+/// Does the `uci` handshake hold a line that starts with `prefix`?
+fn announces(s: &Session, prefix: &str) -> bool {
+    handshake(s).iter().any(|l| l.starts_with(prefix))
+}
+
+/// The lines of the `uci` handshake, `uciok` last.
+fn handshake(s: &Session) -> Vec<String> {
+    s.send("uci");
+    s.until(|l| l == "uciok")
+}
+
 /// The side to move in the position `d` shows, from its FEEN's last field.
 fn side_to_move(s: &Session) -> char {
     let feen = s.feen();
@@ -869,6 +882,22 @@ fn position_moves<P: GamePosition>(
         .iter()
         .map(|&m| p.move_to_text(m, notation).unwrap())
         .collect()
+}
+
+/// `go depth D` answers a move, and a move of the side to move in the position `d` shows.
+fn assert_answers_for_the_side_to_move(
+    s: &Session,
+    game: GameKind,
+    notation: MoveNotation,
+    depth: u32,
+) {
+    s.send(&format!("go depth {depth}"));
+    let (lines, best) = s.best_move();
+    let best = best.unwrap_or_else(|| panic!("no move: {lines:?}"));
+    assert!(
+        mover_is_side_to_move(s, game, notation, &best),
+        "{best} is not a move of the side to move: {lines:?}"
+    );
 }
 
 /// Is `text` (in `notation`) a move of the side to move in the position `d` shows?
@@ -898,24 +927,11 @@ fn a_move_list_past_a_claimable_repetition_is_searched_as_sent() {
         "{said:?}"
     );
     assert_eq!(side_to_move(&s), 'b');
-    s.send("go depth 3");
-    let (lines, best) = s.best_move();
-    let best = best.unwrap_or_else(|| panic!("no move: {lines:?}"));
-    assert!(
-        mover_is_side_to_move(&s, GameKind::Xiangqi, MoveNotation::Uci, &best),
-        "{best} is not Black's: {lines:?}"
-    );
+    assert_answers_for_the_side_to_move(&s, GameKind::Xiangqi, MoveNotation::Uci, 3);
     // One more repetition and more moves after it are accepted too.
     s.send("position startpos moves h1g3 h10g8 g3h1 g8h10 h1g3 h10g8 g3h1 g8h10 h1g3 h10g8 g3h1 g8h10 b1c3");
     assert_eq!(s.sync().len(), 1);
-    s.send("go depth 2");
-    let (_, best) = s.best_move();
-    assert!(mover_is_side_to_move(
-        &s,
-        GameKind::Xiangqi,
-        MoveNotation::Uci,
-        &best.unwrap()
-    ));
+    assert_answers_for_the_side_to_move(&s, GameKind::Xiangqi, MoveNotation::Uci, 2);
 }
 
 #[test]
@@ -925,30 +941,14 @@ fn a_move_list_past_the_move_limit_is_searched_as_sent_in_uci_and_ucci() {
     s.send(&format!("position fen {fen} moves h3e3 h8e8"));
     assert_eq!(s.sync().len(), 1);
     assert_eq!(side_to_move(&s), 'w');
-    s.send("go depth 3");
-    let (lines, best) = s.best_move();
-    let best = best.unwrap_or_else(|| panic!("no move: {lines:?}"));
-    assert!(mover_is_side_to_move(
-        &s,
-        GameKind::Xiangqi,
-        MoveNotation::Uci,
-        &best
-    ));
+    assert_answers_for_the_side_to_move(&s, GameKind::Xiangqi, MoveNotation::Uci, 3);
 
     let s = Session::start(GameKind::Xiangqi);
     s.send("ucci");
     s.until(|l| l == "ucciok");
     s.send(&format!("position fen {fen} moves h2e2 h7e7"));
     assert_eq!(s.sync().len(), 1);
-    s.send("go depth 3");
-    let (lines, best) = s.best_move();
-    let best = best.unwrap_or_else(|| panic!("no move: {lines:?}"));
-    assert!(mover_is_side_to_move(
-        &s,
-        GameKind::Xiangqi,
-        MoveNotation::Iccs,
-        &best
-    ));
+    assert_answers_for_the_side_to_move(&s, GameKind::Xiangqi, MoveNotation::Iccs, 3);
 }
 
 #[test]
@@ -981,15 +981,7 @@ fn xiongqi_lists_through_an_x6_repetition_are_the_guis_to_judge() {
         said.iter().all(|l| l.starts_with("info string")),
         "{said:?}"
     );
-    s.send("go depth 2");
-    let (lines, best) = s.best_move();
-    let best = best.unwrap_or_else(|| panic!("no move: {lines:?}"));
-    assert!(mover_is_side_to_move(
-        &s,
-        GameKind::Xiongqi,
-        MoveNotation::Uci,
-        &best
-    ));
+    assert_answers_for_the_side_to_move(&s, GameKind::Xiongqi, MoveNotation::Uci, 2);
 }
 
 #[test]
@@ -997,19 +989,8 @@ fn a_hash_size_that_cannot_be_had_is_refused_and_the_table_kept() {
     let s = Session::start(GameKind::Xiangqi);
     s.send("setoption name Hash value 8");
     assert!(s.sync().is_empty());
-    s.send("setoption name Hash value 65536");
-    let said = s.sync();
-    assert!(
-        said.len() == 1
-            && said[0].starts_with("info string setoption refused")
-            && said[0].contains("65536"),
-        "{said:?}"
-    );
-    s.send("uci");
-    let lines = s.until(|l| l == "uciok");
-    assert!(lines
-        .iter()
-        .any(|l| l.starts_with("option name Hash type spin default 8 ")));
+    assert_refused(&s, "setoption name Hash value 65536", "65536");
+    assert!(announces(&s, "option name Hash type spin default 8 "));
     s.send("go depth 2");
     assert!(s.best_move().1.is_some());
 }
@@ -1086,11 +1067,7 @@ fn isready_waits_for_the_commands_before_it_but_not_for_the_search() {
         lines.iter().any(|l| l.starts_with("bestmove ")),
         "{lines:?}"
     );
-    s.send("uci");
-    let lines = s.until(|l| l == "uciok");
-    assert!(lines
-        .iter()
-        .any(|l| l.starts_with("option name MultiPV type spin default 2 ")));
+    assert!(announces(&s, "option name MultiPV type spin default 2 "));
 }
 
 #[test]
