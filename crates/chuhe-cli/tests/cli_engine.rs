@@ -589,6 +589,26 @@ fn replay_records(dir: &std::path::Path, game: GameKind) -> usize {
     count
 }
 
+/// Runs a `chuhe match` that must succeed with nothing on stderr but its line per finished
+/// game (`game N: A vs B: …`); returns its stdout.
+fn match_ok(args: &[&str]) -> String {
+    let r = chuhe(args);
+    assert_eq!(r.code, Some(0), "chuhe {args:?} failed: {}", r.stderr);
+    assert!(
+        r.stderr.lines().all(|l| l.starts_with("game ")),
+        "chuhe {args:?} wrote on stderr: {}",
+        r.stderr
+    );
+    r.stdout
+}
+
+/// [`match_ok`] with `--json`: its one JSON object.
+fn match_json(args: &[&str]) -> serde_json::Value {
+    let out = match_ok(args);
+    assert_eq!(out.lines().count(), 1, "not one line: {out:?}");
+    serde_json::from_str(&out).expect("stdout is JSON")
+}
+
 #[test]
 fn a_match_between_two_chuhe_engines_records_legal_games() {
     let exe = env!("CARGO_BIN_EXE_chuhe");
@@ -596,7 +616,7 @@ fn a_match_between_two_chuhe_engines_records_legal_games() {
     let dir_text = dir.to_str().unwrap();
     let a = format!("cmd={exe} arg=uci arg=--game arg=xiongqi name=a");
     let b = format!("cmd={exe} arg=uci name=b option.UCI_Variant=xiongqi");
-    let text = ok(&[
+    let text = match_ok(&[
         "match",
         "--engine",
         &a,
@@ -622,7 +642,7 @@ fn a_match_between_two_chuhe_engines_records_legal_games() {
     let dir = temp_dir("xiangqi");
     let a = format!("cmd={exe} arg=uci name=a");
     let b = format!("cmd={exe} arg=uci name=b option.Hash=8");
-    let summary = ok_json(&[
+    let summary = match_json(&[
         "match",
         "--engine",
         &a,
@@ -648,7 +668,7 @@ fn a_match_between_two_chuhe_engines_records_legal_games() {
     // so both play the match's game (not their default, Xiangqi) in every game.
     for game in ["xiongqi", "xiangqi-capture"] {
         let a = format!("cmd={exe} arg=uci name=a");
-        let summary = ok_json(&[
+        let summary = match_json(&[
             "match",
             "--engine",
             &a,
