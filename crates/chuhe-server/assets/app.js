@@ -86,7 +86,7 @@ async function setupArchive() {
       row.insertCell().append(link);
       row.insertCell().textContent = g.opponent;
       row.insertCell().textContent = g.plies;
-      row.insertCell().textContent = g.result ? `${g.result.status}, ${g.result.winner === "none" ? "draw" : g.result.winner + " wins"}` : "in play";
+      row.insertCell().textContent = !g.result ? "in play" : g.result.status === "aborted" ? "aborted" : `${g.result.status}, ${g.result.winner === "none" ? "draw" : g.result.winner + " wins"}`;
       row.insertCell().textContent = new Date(g.updated_ms).toLocaleString();
     }
     offset += data.games.length;
@@ -236,7 +236,7 @@ function render(state) {
   $("#notice").textContent = state.notice || "";
   const banner = $("#banner");
   banner.hidden = !state.result;
-  if (state.result) banner.textContent = `Game over: ${state.result.text}. (CGSN status: ${state.result.status})`;
+  if (state.result) banner.textContent = state.result.status === "aborted" ? `Game over: ${state.result.text}.` : `Game over: ${state.result.text}. (CGSN status: ${state.result.status})`;
   const mine = state.you !== null && !state.result;
   const myTurn = mine && state.turn === state.you;
   $("#resign").disabled = !myTurn;

@@ -47,6 +47,9 @@ pub struct HubOptions {
     /// The origins (`https://chuhe.example`) whose pages may change games; empty: the
     /// server's own, as each request's `Host` names it (see [`crate::guard`]).
     pub allowed_origins: Vec<String>,
+    /// How long each side has for its first move in a game with clocks before the game is
+    /// aborted (its clock starts only with that move).
+    pub abort_after: Duration,
 }
 
 impl Default for HubOptions {
@@ -54,6 +57,7 @@ impl Default for HubOptions {
         HubOptions {
             engine_movetime: Duration::from_millis(500),
             allowed_origins: Vec::new(),
+            abort_after: crate::live::DEFAULT_ABORT_AFTER,
         }
     }
 }
@@ -95,7 +99,8 @@ impl Hub {
         Ok(table)
     }
 
-    fn insert(self: &Arc<Self>, id: String, live: LiveGame) -> Arc<Table> {
+    fn insert(self: &Arc<Self>, id: String, mut live: LiveGame) -> Arc<Table> {
+        live.set_abort_after(self.options.abort_after);
         let (changes, _) = watch::channel(live.version());
         let table = Arc::new(Table {
             live: Mutex::new(live),

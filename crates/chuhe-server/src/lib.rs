@@ -44,6 +44,9 @@ pub struct ServeOptions {
     /// The origins whose pages may change games (`https://chuhe.example`); empty: the
     /// server's own.
     pub allowed_origins: Vec<String>,
+    /// How long each side has for its first move in a game with clocks before the game is
+    /// aborted.
+    pub abort_after: Duration,
 }
 
 impl Default for ServeOptions {
@@ -53,6 +56,7 @@ impl Default for ServeOptions {
             db: "chuhe-games.sqlite3".into(),
             engine_movetime: Duration::from_millis(500),
             allowed_origins: Vec::new(),
+            abort_after: live::DEFAULT_ABORT_AFTER,
         }
     }
 }
@@ -157,6 +161,7 @@ pub fn serve(options: ServeOptions) -> Result<(), ServeError> {
             HubOptions {
                 engine_movetime: options.engine_movetime,
                 allowed_origins,
+                abort_after: options.abort_after,
             },
         );
         axum::serve(listener, api::router(hub))
