@@ -354,6 +354,10 @@ enum Command {
         /// (1–86400).
         #[arg(long, value_name = "SECONDS", default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..=86_400))]
         abort_after: u64,
+        /// The engine's worker threads: this many searches run at once, other games wait
+        /// their turn in a queue (default: the number of cores; 1–256).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+        engine_threads: Option<u16>,
     },
 }
 
@@ -501,12 +505,15 @@ fn run(cli: Cli, out: &mut Output) -> Result<(), CliError> {
             engine_movetime,
             allowed_origins,
             abort_after,
+            engine_threads,
         } => chuhe_server::serve(chuhe_server::ServeOptions {
             addr,
             db,
             engine_movetime: std::time::Duration::from_millis(engine_movetime),
             allowed_origins,
             abort_after: std::time::Duration::from_secs(abort_after),
+            engine_threads: engine_threads
+                .map_or_else(chuhe_server::hub::default_engine_threads, usize::from),
         })
         .map_err(|e| CliError::user(format!("serve: {e}"))),
     }

@@ -87,9 +87,21 @@ pub struct EngineJob {
 }
 
 impl EngineJob {
-    /// Searches; the move in coordinates and the score from the engine's side.
+    /// The kind of game.
+    pub fn kind(&self) -> GameKind {
+        self.kind
+    }
+
+    /// Searches on a fresh engine; the move in coordinates and the score from the engine's
+    /// side.
     pub fn run(&self) -> Option<(String, i32)> {
-        let mut engine = Engine::new(self.kind);
+        self.run_on(&mut Engine::new(self.kind))
+    }
+
+    /// Searches on `engine` (an engine of the job's kind of game, which forgets its last game
+    /// first).
+    pub fn run_on(&self, engine: &mut Engine) -> Option<(String, i32)> {
+        engine.new_game().ok()?;
         engine.set_level(usize::from(self.level)).ok()?;
         let moves: Vec<&str> = self.moves.iter().map(String::as_str).collect();
         engine.set_position(&self.start, &moves).ok()?;

@@ -682,7 +682,8 @@ fn a_game_whose_side_never_makes_its_first_move_is_aborted() {
         json!({"game": "xiangqi", "opponent": "friend", "clock": clock}),
     );
     let silent = game["id"].as_str().unwrap().to_string();
-    assert_eq!(game["clock"]["first_move_ms"], 800);
+    let first_move_ms = game["clock"]["first_move_ms"].as_i64().unwrap();
+    assert!((500..=800).contains(&first_move_ms), "{game}");
     // Red moves, the friend never answers: aborted too, counted from Red's move.
     let (game, red2) = create(
         &server,
