@@ -471,7 +471,15 @@ function tickClocks() {
   const left = state.clock.remaining_ms.slice();
   if (state.clock.running) left[state.clock.running === "first" ? 0 : 1] -= elapsed;
   const [lower, upper] = play.flipped ? [1, 0] : [0, 1];
-  const label = (i) => `${sideName(state, i === 0 ? "first" : "second")} ${formatClock(left[i])}`;
+  // Before each side's first move no clock runs: the side to move sees the time it has left
+  // to make that move before the game is aborted.
+  const firstMove = state.clock.first_move_ms;
+  const label = (i) => {
+    const side = i === 0 ? "first" : "second";
+    const text = `${sideName(state, side)} ${formatClock(left[i])}`;
+    if (firstMove === null || firstMove === undefined || state.result || state.turn !== side) return text;
+    return `${text} · first move within ${formatClock(firstMove - elapsed)}`;
+  };
   bottom.textContent = label(lower);
   top.textContent = label(upper);
   bottom.classList.toggle("running", state.clock.running === (lower === 0 ? "first" : "second"));
