@@ -55,11 +55,11 @@ after(async () => {
 // ------------------------------------------------------------------ the server
 
 /** Starts `chuhe serve` on a free port and a temporary SQLite file. */
-async function startServer() {
+async function startServer(extraArgs = []) {
   const dir = mkdtempSync(path.join(tmpdir(), "chuhe-browser-"));
   const proc = spawn(
     BIN,
-    ["serve", "--addr", "127.0.0.1:0", "--db", path.join(dir, "games.sqlite3"), "--engine-movetime", "150"],
+    ["serve", "--addr", "127.0.0.1:0", "--db", path.join(dir, "games.sqlite3"), "--engine-movetime", "150", ...extraArgs],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
   let stderr = "";
@@ -105,8 +105,8 @@ async function startServer() {
  * closes the pages, stops the server and fails on any error logged; `t.after` cleans up
  * when the test failed before that.
  */
-async function session(t) {
-  const server = await startServer();
+async function session(t, serverArgs = []) {
+  const server = await startServer(serverArgs);
   const contexts = [];
   const errors = [];
   let done = false;
@@ -281,13 +281,17 @@ test("Xiangqi against the engine: the form, clicks, move list, board, clock, rel
   assert.equal(created.engine.level, 0);
   assert.equal(created.you, "first");
 
-  // The clock of the side to move runs.
-  await page.waitForFunction(() => /^Red \d+:\d\d/.test(document.querySelector("#clock-bottom").textContent));
-  assert.match(await page.getAttribute("#clock-bottom", "class"), /running/);
-  const clockThen = await page.textContent("#clock-bottom");
+  // Before Red's first move no clock runs: the time left for that move counts down.
+  await page.waitForFunction(() =>
+    /^Red 10:00 · first move within \d+:\d\d/.test(document.querySelector("#clock-bottom").textContent),
+  );
+  assert.doesNotMatch(await page.getAttribute("#clock-bottom", "class"), /running/);
+  const firstMoveThen = await page.textContent("#clock-bottom");
   await page.waitForTimeout(1200);
-  assert.notEqual(await page.textContent("#clock-bottom"), clockThen, "the running clock ticks");
-  assert.match(await page.textContent("#clock-top"), /^Black 10:00/);
+  const firstMoveNow = await page.textContent("#clock-bottom");
+  assert.notEqual(firstMoveNow, firstMoveThen, "the first move's time counts down");
+  assert.match(firstMoveNow, /^Red 10:00 · /, "Red's clock has not started");
+  assert.match(await page.textContent("#clock-top"), /^Black 10:00$/);
 
   // 炮二平五 by clicking.
   assert.equal(await glyphOn(page, "h3"), "炮");
@@ -296,6 +300,12 @@ test("Xiangqi against the engine: the form, clicks, move list, board, clock, rel
   assert.equal(moves[0], "h3-e3 (C2=5)");
   moves = await movesShown(page, 2); // the engine's answer
   await myMove(page);
+  // Each side has made its first move: the clock of the side to move runs.
+  await page.waitForFunction(() => /^Red \d+:\d\d$/.test(document.querySelector("#clock-bottom").textContent));
+  assert.match(await page.getAttribute("#clock-bottom", "class"), /running/);
+  const clockThen = await page.textContent("#clock-bottom");
+  await page.waitForTimeout(1200);
+  assert.notEqual(await page.textContent("#clock-bottom"), clockThen, "the running clock ticks");
   const answered = await state(page);
   assert.equal(answered.moves[0].text.pmn, "h3-e3");
   assert.equal(answered.moves[0].text.wxf, "C2=5");
@@ -558,8 +568,8 @@ test("the promotion chooser (Xiongqi): a soldier reaching the far rank", async (
   await s.finish();
 });
 
-test("playing Black: the engine opens the game; a clock that runs out ends it", async (t) => {
-  const s = await session(t);
+test("playing Black: the engine opens the game; a clock that runs out ends it; a game without a first move is aborted", async (t) => {
+  const s = await session(t, ["--abort-after", "4"]);
   const page = await s.page("player");
   await page.goto(s.url + "/");
   await page.check("input[name=game][value=xiangqi]");
@@ -582,14 +592,43 @@ test("playing Black: the engine opens the game; a clock that runs out ends it", 
   await myMove(page);
   await shot(page, "g-1-black");
 
-  // One second on the clock, and nobody moves.
+  // One second on the clock: each side makes its first move (off the clock), then First,
+  // to move, runs out of time.
   await createGame(page, s.url, { game: "xiongqi", opponent: "friend", clock: { initial_s: 1, increment_s: 0 } });
+  await clickMove(page, "e3", "e4");
+  await movesShown(page, 1);
+  const friendMoved = await page.evaluate(async () => {
+    const id = location.pathname.split("/").pop();
+    const s = await (await fetch(`/api/games/${id}`)).json();
+    const token = new URL(s.invite, location.href).searchParams.get("token");
+    const r = await fetch(`/api/games/${id}/move`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+      body: JSON.stringify({ move: "e6e5" }),
+    });
+    return r.status;
+  });
+  assert.equal(friendMoved, 200);
   await page.locator("#banner").waitFor({ timeout: 10_000 });
   const banner = await page.textContent("#banner");
   assert.match(banner, /second \(North\/Black\) wins on time/);
   assert.match(banner, /CGSN status: timelimit/);
   await page.waitForFunction(() => /^First 0:00/.test(document.querySelector("#clock-bottom").textContent));
   await shot(page, "g-2-time-out");
+
+  // A game with clocks where nobody makes a first move is aborted (--abort-after 4), and the
+  // archive says so.
+  const aborted = await createGame(page, s.url, { game: "xiongqi", opponent: "friend", clock: { initial_s: 60, increment_s: 0 } });
+  await page.locator("#banner").waitFor({ timeout: 10_000 });
+  const abortedBanner = await page.textContent("#banner");
+  assert.match(abortedBanner, /aborted: first \(South\/Red\) did not make a first move in time/);
+  assert.doesNotMatch(abortedBanner, /CGSN/);
+  assert.match(await page.textContent("#clock-bottom"), /^First 1:00$/);
+  await shot(page, "g-3-aborted");
+  await page.goto(s.url + "/archive");
+  const row = page.locator("tr", { has: page.locator(`a[href="/g/${aborted}"]`) });
+  await row.waitFor();
+  assert.match(await row.textContent(), /aborted/);
   await s.finish();
 });
 

@@ -368,6 +368,15 @@ enum Command {
         /// default only the server's own (as the request's Host names it).
         #[arg(long = "allowed-origin", value_name = "ORIGIN")]
         allowed_origins: Vec<String>,
+        /// In a game with clocks, the seconds each side has for its first move (its clock
+        /// starts only with that move); a game where a side does not move in time is aborted
+        /// (1–86400).
+        #[arg(long, value_name = "SECONDS", default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+        abort_after: u64,
+        /// The engine's worker threads: this many searches run at once, other games wait
+        /// their turn in a queue (default: the number of cores; 1–256).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+        engine_threads: Option<u16>,
     },
 }
 
@@ -562,11 +571,16 @@ fn run(cli: Cli, out: &mut Output) -> Result<(), CliError> {
             db,
             engine_movetime,
             allowed_origins,
+            abort_after,
+            engine_threads,
         } => chuhe_server::serve(chuhe_server::ServeOptions {
             addr,
             db,
             engine_movetime: std::time::Duration::from_millis(engine_movetime),
             allowed_origins,
+            abort_after: std::time::Duration::from_secs(abort_after),
+            engine_threads: engine_threads
+                .map_or_else(chuhe_server::hub::default_engine_threads, usize::from),
         })
         .map_err(|e| CliError::user(format!("serve: {e}"))),
     }

@@ -162,6 +162,10 @@ fn bad_options_are_refused_with_a_message() {
             "cannot connect",
         ),
         (vec!["serve", "--engine-movetime", "0"], "engine-movetime"),
+        (vec!["serve", "--abort-after", "0"], "abort-after"),
+        (vec!["serve", "--abort-after", "1e9"], "abort-after"),
+        (vec!["serve", "--engine-threads", "0"], "engine-threads"),
+        (vec!["serve", "--engine-threads", "257"], "engine-threads"),
     ] {
         let out = Command::new(env!("CARGO_BIN_EXE_chuhe"))
             .args(&args)

@@ -86,7 +86,7 @@ async function setupArchive() {
       row.insertCell().append(link);
       row.insertCell().textContent = g.opponent;
       row.insertCell().textContent = g.plies;
-      row.insertCell().textContent = g.result ? `${g.result.status}, ${g.result.winner === "none" ? "draw" : g.result.winner + " wins"}` : "in play";
+      row.insertCell().textContent = !g.result ? "in play" : g.result.status === "aborted" ? "aborted" : `${g.result.status}, ${g.result.winner === "none" ? "draw" : g.result.winner + " wins"}`;
       row.insertCell().textContent = new Date(g.updated_ms).toLocaleString();
     }
     offset += data.games.length;
@@ -236,7 +236,7 @@ function render(state) {
   $("#notice").textContent = state.notice || "";
   const banner = $("#banner");
   banner.hidden = !state.result;
-  if (state.result) banner.textContent = `Game over: ${state.result.text}. (CGSN status: ${state.result.status})`;
+  if (state.result) banner.textContent = state.result.status === "aborted" ? `Game over: ${state.result.text}.` : `Game over: ${state.result.text}. (CGSN status: ${state.result.status})`;
   const mine = state.you !== null && !state.result;
   const myTurn = mine && state.turn === state.you;
   $("#resign").disabled = !myTurn;
@@ -471,7 +471,15 @@ function tickClocks() {
   const left = state.clock.remaining_ms.slice();
   if (state.clock.running) left[state.clock.running === "first" ? 0 : 1] -= elapsed;
   const [lower, upper] = play.flipped ? [1, 0] : [0, 1];
-  const label = (i) => `${sideName(state, i === 0 ? "first" : "second")} ${formatClock(left[i])}`;
+  // Before each side's first move no clock runs: the side to move sees the time it has left
+  // to make that move before the game is aborted.
+  const firstMove = state.clock.first_move_ms;
+  const label = (i) => {
+    const side = i === 0 ? "first" : "second";
+    const text = `${sideName(state, side)} ${formatClock(left[i])}`;
+    if (firstMove === null || firstMove === undefined || state.result || state.turn !== side) return text;
+    return `${text} · first move within ${formatClock(firstMove - elapsed)}`;
+  };
   bottom.textContent = label(lower);
   top.textContent = label(upper);
   bottom.classList.toggle("running", state.clock.running === (lower === 0 ? "first" : "second"));

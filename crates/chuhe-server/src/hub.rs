@@ -1,6 +1,7 @@
 //! The games the server holds in memory, loaded from the store on first use, each behind its
 //! own lock with a channel that tells watchers (WebSocket connections) about changes. The hub
-//! also starts the engine when it is the engine's move and ends games whose clock runs out.
+//! also queues the engine's search when it is the engine's move (on the [`EnginePool`]) and
+//! ends games whose clock runs out.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -8,6 +9,7 @@ use std::time::Duration;
 
 use tokio::sync::watch;
 
+use crate::engines::EnginePool;
 use crate::error::ApiError;
 use crate::live::LiveGame;
 use crate::store::{Store, StoredGame};
@@ -47,6 +49,17 @@ pub struct HubOptions {
     /// The origins (`https://chuhe.example`) whose pages may change games; empty: the
     /// server's own, as each request's `Host` names it (see [`crate::guard`]).
     pub allowed_origins: Vec<String>,
+    /// How long each side has for its first move in a game with clocks before the game is
+    /// aborted (its clock starts only with that move).
+    pub abort_after: Duration,
+    /// The engine's worker threads: this many searches run at once, the others wait in a
+    /// queue (see [`crate::engines`]).
+    pub engine_threads: usize,
+}
+
+/// The number of engine workers by default: the machine's cores.
+pub fn default_engine_threads() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get())
 }
 
 impl Default for HubOptions {
@@ -54,6 +67,8 @@ impl Default for HubOptions {
         HubOptions {
             engine_movetime: Duration::from_millis(500),
             allowed_origins: Vec::new(),
+            abort_after: crate::live::DEFAULT_ABORT_AFTER,
+            engine_threads: default_engine_threads(),
         }
     }
 }
@@ -63,21 +78,64 @@ pub struct Hub {
     store: Arc<dyn Store>,
     tables: Mutex<HashMap<String, Arc<Table>>>,
     options: HubOptions,
+    engines: EnginePool,
 }
 
 impl Hub {
     /// A hub over `store`.
+    ///
+    /// When the store tells of changes made by other servers (PostgreSQL), the hub listens:
+    /// a game it holds that another server changed is read again at once and its watchers
+    /// (WebSocket clients) get the new state. Call it inside the server's runtime.
     pub fn new(store: Arc<dyn Store>, options: HubOptions) -> Arc<Hub> {
-        Arc::new(Hub {
+        let hub = Arc::new(Hub {
             store,
             tables: Mutex::new(HashMap::new()),
+            engines: EnginePool::new(options.engine_threads),
             options,
-        })
+        });
+        let runtime = tokio::runtime::Handle::try_current().ok();
+        let weak = Arc::downgrade(&hub);
+        hub.store.watch_changes(Box::new(move |change| {
+            let Some(hub) = weak.upgrade() else {
+                return false;
+            };
+            if let Some((id, version)) = change {
+                let _runtime = runtime.as_ref().map(|r| r.enter());
+                hub.changed_elsewhere(id, version);
+            }
+            true
+        }));
+        hub
+    }
+
+    /// Another server stored `version` of game `id`: a copy held here that is older is read
+    /// again, and its watchers told.
+    fn changed_elsewhere(self: &Arc<Self>, id: &str, version: i64) {
+        let table = self
+            .tables
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(id)
+            .cloned();
+        let Some(table) = table else { return };
+        let reloaded = {
+            let mut live = table.lock();
+            live.stored_version() < version && matches!(self.refresh(id, &mut live), Ok(true))
+        };
+        if reloaded {
+            self.after_change(id, &table);
+        }
     }
 
     /// The settings.
     pub fn options(&self) -> &HubOptions {
         &self.options
+    }
+
+    /// The engine's workers and their queue.
+    pub fn engines(&self) -> &EnginePool {
+        &self.engines
     }
 
     /// The store.
@@ -95,7 +153,8 @@ impl Hub {
         Ok(table)
     }
 
-    fn insert(self: &Arc<Self>, id: String, live: LiveGame) -> Arc<Table> {
+    fn insert(self: &Arc<Self>, id: String, mut live: LiveGame) -> Arc<Table> {
+        live.set_abort_after(self.options.abort_after);
         let (changes, _) = watch::channel(live.version());
         let table = Arc::new(Table {
             live: Mutex::new(live),
@@ -212,8 +271,12 @@ impl Hub {
         };
         if let Some(job) = job {
             let (hub, id, table) = (self.clone(), id.to_string(), table.clone());
-            runtime.spawn_blocking(move || {
-                let answer = job.run();
+            let handle = runtime.clone();
+            let search = job.clone();
+            self.engines.submit(search, move |answer| {
+                // On the engine's worker thread: what follows the move (the next clock's
+                // watch) is started on the server's runtime.
+                let _runtime = handle.enter();
                 let result = {
                     let mut live = table.lock();
                     match hub.refresh(&id, &mut live) {

@@ -7,6 +7,7 @@
 //!   written to the store before it is acknowledged;
 //! - [`hub`]: the games in memory (checked against the stored version before each use, so
 //!   several servers can share one database), the engine's moves and the clocks' deadlines;
+//! - [`engines`]: a fixed number of engine threads and the queue of games waiting for them;
 //! - [`api`] and `ws`: the HTTP routes, the JSON API and each game's WebSocket; the page's
 //!   assets are embedded in the binary;
 //! - [`guard`]: in front of every route, the origin check of changes and the security headers.
@@ -17,6 +18,7 @@
 //! ```
 
 pub mod api;
+pub mod engines;
 pub mod error;
 pub mod guard;
 pub mod hub;
@@ -44,6 +46,11 @@ pub struct ServeOptions {
     /// The origins whose pages may change games (`https://chuhe.example`); empty: the
     /// server's own.
     pub allowed_origins: Vec<String>,
+    /// How long each side has for its first move in a game with clocks before the game is
+    /// aborted.
+    pub abort_after: Duration,
+    /// The engine's worker threads (searches at once; the others queue).
+    pub engine_threads: usize,
 }
 
 impl Default for ServeOptions {
@@ -53,6 +60,8 @@ impl Default for ServeOptions {
             db: "chuhe-games.sqlite3".into(),
             engine_movetime: Duration::from_millis(500),
             allowed_origins: Vec::new(),
+            abort_after: live::DEFAULT_ABORT_AFTER,
+            engine_threads: hub::default_engine_threads(),
         }
     }
 }
@@ -119,6 +128,19 @@ pub fn resolve(addr: &str) -> Result<Vec<SocketAddr>, ServeError> {
     Ok(found)
 }
 
+/// The most threads the server's runtime runs blocking work on (the store, the games'
+/// locks) at once; more requests wait their turn.
+pub const MAX_BLOCKING_THREADS: usize = 64;
+
+/// The runtime `chuhe serve` runs on: a thread per core for the sockets, at most
+/// [`MAX_BLOCKING_THREADS`] for blocking work (the engine has its own, see [`engines`]).
+pub fn build_runtime() -> std::io::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .max_blocking_threads(MAX_BLOCKING_THREADS)
+        .enable_all()
+        .build()
+}
+
 /// Opens the store, listens, prints `listening on http://ADDR` and serves until Ctrl-C.
 pub fn serve(options: ServeOptions) -> Result<(), ServeError> {
     let addrs = resolve(&options.addr)?;
@@ -133,13 +155,10 @@ pub fn serve(options: ServeOptions) -> Result<(), ServeError> {
         .map_err(ServeError::BadOrigin)?;
     // The PostgreSQL client must be made outside the async runtime.
     let store: Arc<dyn store::Store> = Arc::from(store::open(&options.db)?);
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|error| ServeError::Listen {
-            addr: options.addr.clone(),
-            error,
-        })?;
+    let runtime = build_runtime().map_err(|error| ServeError::Listen {
+        addr: options.addr.clone(),
+        error,
+    })?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(&addrs[..])
             .await
@@ -157,6 +176,8 @@ pub fn serve(options: ServeOptions) -> Result<(), ServeError> {
             HubOptions {
                 engine_movetime: options.engine_movetime,
                 allowed_origins,
+                abort_after: options.abort_after,
+                engine_threads: options.engine_threads,
             },
         );
         axum::serve(listener, api::router(hub))

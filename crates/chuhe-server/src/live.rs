@@ -44,7 +44,23 @@ pub struct LiveGame {
     /// The last thing that happened that is not in the state (a declined draw offer).
     notice: Option<String>,
     version: u64,
+    /// Ended because a side did not make its first move in time (see [`ABORTED`]).
+    aborted: bool,
+    /// How long each side has for its first move in a game with clocks.
+    abort_after: Duration,
 }
+
+/// The status stored for an aborted game. It is not a CGSN word (CGSN has none for a game
+/// that never started): the server keeps it in its own `status` column, with winner `none`,
+/// and shows it as `aborted` in the API and the archive; a PCN or PGN export of an aborted
+/// game has no result.
+pub const ABORTED: &str = "aborted";
+
+/// The number of moves played without clocks: each side's first (its clock starts with it).
+pub const UNTIMED_PLIES: usize = 2;
+
+/// How long a side has for its first move, by default, before the game is aborted.
+pub const DEFAULT_ABORT_AFTER: Duration = Duration::from_secs(120);
 
 /// What a player sends to move: the move in any notation of the game (coordinates by
 /// default) and, optionally, the ply it is meant for (a stale page then gets a conflict
@@ -71,9 +87,21 @@ pub struct EngineJob {
 }
 
 impl EngineJob {
-    /// Searches; the move in coordinates and the score from the engine's side.
+    /// The kind of game.
+    pub fn kind(&self) -> GameKind {
+        self.kind
+    }
+
+    /// Searches on a fresh engine; the move in coordinates and the score from the engine's
+    /// side.
     pub fn run(&self) -> Option<(String, i32)> {
-        let mut engine = Engine::new(self.kind);
+        self.run_on(&mut Engine::new(self.kind))
+    }
+
+    /// Searches on `engine` (an engine of the job's kind of game, which forgets its last game
+    /// first).
+    pub fn run_on(&self, engine: &mut Engine) -> Option<(String, i32)> {
+        engine.new_game().ok()?;
         engine.set_level(usize::from(self.level)).ok()?;
         let moves: Vec<&str> = self.moves.iter().map(String::as_str).collect();
         engine.set_position(&self.start, &moves).ok()?;
@@ -147,10 +175,11 @@ impl LiveGame {
                 time_ms: mv.time_ms,
             });
         }
-        if let (Some(result), None) = (&record.result, game.outcome()) {
+        let aborted = record.result.as_ref().is_some_and(|r| r.status == ABORTED);
+        if let (Some(result), None, false) = (&record.result, game.outcome(), aborted) {
             game.declare(outcome_of(result)?);
         }
-        let draw_offer = if game.outcome().is_none() {
+        let draw_offer = if game.outcome().is_none() && !aborted {
             record.draw_offer
         } else {
             None
@@ -166,6 +195,8 @@ impl LiveGame {
             thinking: false,
             notice: None,
             version: 0,
+            aborted,
+            abort_after: DEFAULT_ABORT_AFTER,
         };
         live.reset_clocks();
         Ok(live)
@@ -182,6 +213,7 @@ impl LiveGame {
         fresh.version = self.version + 1;
         fresh.thinking = self.thinking;
         fresh.engine_score = self.engine_score;
+        fresh.abort_after = self.abort_after;
         fresh.turn_since = if same_turn {
             self.turn_since
         } else {
@@ -192,6 +224,26 @@ impl LiveGame {
         };
         *self = fresh;
         Ok(())
+    }
+
+    /// Sets how long each side has for its first move in a game with clocks.
+    pub fn set_abort_after(&mut self, abort_after: Duration) {
+        self.abort_after = abort_after;
+    }
+
+    /// Is the game over (a result, or aborted)?
+    pub fn is_over(&self) -> bool {
+        self.aborted || self.game.outcome().is_some()
+    }
+
+    /// Was the game aborted (a side did not make its first move in time)?
+    pub fn is_aborted(&self) -> bool {
+        self.aborted
+    }
+
+    /// Do the clocks run (a game with clocks, not over, each side's first move made)?
+    fn clock_runs(&self) -> bool {
+        self.clocks.is_some() && !self.is_over() && self.played.len() >= UNTIMED_PLIES
     }
 
     /// The version of the game as stored (see [`Store`]).
@@ -257,7 +309,8 @@ impl LiveGame {
         self.clocks = self.record.clock.map(|tc| {
             let mut remaining_ms = [tc.initial_ms as i64; 2];
             let start_turn = self.first_mover();
-            for (i, p) in self.played.iter().enumerate() {
+            // Each side's first move is not on its clock.
+            for (i, p) in self.played.iter().enumerate().skip(UNTIMED_PLIES) {
                 let side = if i % 2 == 0 { start_turn } else { !start_turn };
                 remaining_ms[side.index()] += tc.increment_ms as i64 - p.time_ms as i64;
             }
@@ -288,21 +341,43 @@ impl LiveGame {
         self.turn_since.elapsed().as_millis() as u64
     }
 
-    /// The moment the side to move's clock runs out, if it is running.
+    /// The moment the side to move's clock runs out, or, before each side has made its first
+    /// move in a game with clocks, the moment the game is aborted.
     pub fn deadline(&self) -> Option<Instant> {
-        if self.game.outcome().is_some() {
+        if self.is_over() {
             return None;
         }
         let c = self.clocks?;
+        if self.played.len() < UNTIMED_PLIES {
+            return Some(self.turn_since + self.abort_after);
+        }
         let left = c.remaining_ms[self.game.turn().index()].max(0) as u64;
         Some(self.turn_since + Duration::from_millis(left))
     }
 
-    /// Ends the game on time when the side to move's clock has run out; true if it did.
+    /// Ends the game when its [`LiveGame::deadline`] has passed: on time when the side to
+    /// move's clock has run out, aborted when a side did not make its first move; true if it
+    /// did.
     pub fn check_flag(&mut self, store: &dyn Store) -> Result<bool, ApiError> {
         match self.deadline() {
             Some(deadline) if Instant::now() >= deadline => {}
             _ => return Ok(false),
+        }
+        if self.played.len() < UNTIMED_PLIES {
+            self.write_standing(
+                store,
+                &Standing {
+                    result: Some(StoredResult {
+                        status: ABORTED.into(),
+                        winner: "none".into(),
+                        reason: None,
+                    }),
+                    draw_offer: None,
+                },
+            )?;
+            self.aborted = true;
+            self.changed();
+            return Ok(true);
         }
         let loser = self.game.turn();
         let outcome = Outcome::win(Status::Timelimit, !loser);
@@ -321,12 +396,23 @@ impl LiveGame {
         Ok(true)
     }
 
+    /// An aborted game in words.
+    fn aborted_text(&self) -> String {
+        format!(
+            "the game was aborted: {} did not make a first move in time",
+            side_name(self.game.turn())
+        )
+    }
+
     fn changed(&mut self) {
         self.version += 1;
     }
 
     /// Refuses unless the game goes on and `side` is to move.
     fn expect_turn(&self, side: Side, action: &str) -> Result<(), ApiError> {
+        if self.aborted {
+            return Err(ApiError::conflict("game_over", self.aborted_text()));
+        }
         if let Some(outcome) = self.game.outcome() {
             return Err(ApiError::conflict(
                 "game_over",
@@ -438,7 +524,9 @@ impl LiveGame {
         self.stored(&standing);
         self.record.moves.push(mv);
         self.played.push(Played { texts, time_ms });
-        if let (Some(c), Some(tc)) = (&mut self.clocks, self.record.clock) {
+        if let (Some(c), Some(tc), true) =
+            (&mut self.clocks, self.record.clock, ply >= UNTIMED_PLIES)
+        {
             c.remaining_ms[side.index()] += tc.increment_ms as i64 - time_ms as i64;
         }
         self.turn_since = Instant::now();
@@ -465,7 +553,8 @@ impl LiveGame {
         // The clock that ran until now stops where it is (not where the turn began).
         let elapsed = self.elapsed_ms() as i64;
         let turn = self.game.turn();
-        if let Some(c) = &mut self.clocks {
+        let runs = self.clock_runs();
+        if let (Some(c), true) = (&mut self.clocks, runs) {
             c.remaining_ms[turn.index()] -= elapsed;
         }
         self.game.declare(outcome);
@@ -511,7 +600,7 @@ impl LiveGame {
                 Ok(())
             }
             DrawAction::Accept | DrawAction::Decline => {
-                if self.game.outcome().is_some() {
+                if self.is_over() {
                     return self.expect_turn(side, "answer a draw offer");
                 }
                 if self.draw_offer != Some(!side) {
@@ -533,6 +622,9 @@ impl LiveGame {
 
     /// `side` takes back its last move against the engine (and the engine's reply).
     pub fn take_back(&mut self, side: Side, store: &dyn Store) -> Result<(), ApiError> {
+        if self.aborted {
+            return Err(ApiError::conflict("game_over", self.aborted_text()));
+        }
         if self.engine_side() != Some(!side) {
             return Err(ApiError::conflict(
                 "no_takeback",
@@ -575,7 +667,7 @@ impl LiveGame {
         let Opponent::Engine { level, side } = self.record.opponent else {
             return None;
         };
-        if self.thinking || self.game.outcome().is_some() || self.game.turn() != side {
+        if self.thinking || self.is_over() || self.game.turn() != side {
             return None;
         }
         let movetime = match self.clocks {
@@ -617,10 +709,7 @@ impl LiveGame {
         let Some(side) = self.engine_side() else {
             return Ok(());
         };
-        if job.ply != self.played.len()
-            || self.game.outcome().is_some()
-            || self.check_flag(store)?
-        {
+        if job.ply != self.played.len() || self.is_over() || self.check_flag(store)? {
             return Ok(());
         }
         let Some((uci, score)) = answer else {
@@ -758,7 +847,7 @@ pub struct LegalMove {
 /// How the game ended.
 #[derive(Clone, Debug, Serialize)]
 pub struct ResultView {
-    /// The CGSN status.
+    /// The CGSN status, or `aborted` (see [`ABORTED`]).
     pub status: &'static str,
     /// `first`, `second` or `none`.
     pub winner: &'static str,
@@ -777,8 +866,12 @@ pub struct ClockView {
     pub increment_ms: u64,
     /// Milliseconds left for first and second.
     pub remaining_ms: [i64; 2],
-    /// The side whose clock runs, if any.
+    /// The side whose clock runs, if any (none before each side has made its first move:
+    /// a side's clock starts with its first move).
     pub running: Option<&'static str>,
+    /// Before each side has made its first move: the milliseconds the side to move has left
+    /// to make it before the game is aborted.
+    pub first_move_ms: Option<i64>,
 }
 
 /// Splits coordinates `e3e4`, `b10b3`, `e7e8e` into origin and destination.
@@ -809,7 +902,7 @@ impl LiveGame {
     pub fn view(&self, viewer: Option<Side>) -> GameView {
         let game = self.game.as_ref();
         let over = game.outcome();
-        let legal = if over.is_some() {
+        let legal = if self.is_over() {
             Vec::new()
         } else {
             game.legal_moves_in(&[MoveNotation::Uci, MoveNotation::Pmn])
@@ -832,15 +925,18 @@ impl LiveGame {
         };
         let clock = self.record.clock.zip(self.clocks).map(|(tc, c)| {
             let mut remaining_ms = c.remaining_ms;
-            let running = over.is_none().then(|| game.turn());
+            let running = self.clock_runs().then(|| game.turn());
             if let Some(side) = running {
                 remaining_ms[side.index()] -= self.elapsed_ms() as i64;
             }
+            let first_move_ms = (!self.is_over() && self.played.len() < UNTIMED_PLIES)
+                .then(|| (self.abort_after.as_millis() as i64 - self.elapsed_ms() as i64).max(0));
             ClockView {
                 initial_ms: tc.initial_ms,
                 increment_ms: tc.increment_ms,
                 remaining_ms,
                 running: running.map(Side::as_str),
+                first_move_ms,
             }
         });
         GameView {
@@ -877,12 +973,21 @@ impl LiveGame {
                 })
                 .collect(),
             legal,
-            result: over.map(|o| ResultView {
-                status: o.status.as_str(),
-                winner: o.winner_str(),
-                reason: o.reason.map(|r| r.as_str()),
-                text: o.in_words(),
-            }),
+            result: if self.aborted {
+                Some(ResultView {
+                    status: ABORTED,
+                    winner: "none",
+                    reason: None,
+                    text: self.aborted_text(),
+                })
+            } else {
+                over.map(|o| ResultView {
+                    status: o.status.as_str(),
+                    winner: o.winner_str(),
+                    reason: o.reason.map(|r| r.as_str()),
+                    text: o.in_words(),
+                })
+            },
             clock,
             draw_offer: self.draw_offer.map(Side::as_str),
             thinking: self.thinking,

@@ -25,6 +25,16 @@ impl Server {
     }
 
     fn with_store(store: Arc<dyn store::Store>) -> Server {
+        Server::with_options(
+            store,
+            HubOptions {
+                engine_movetime: Duration::from_millis(30),
+                ..HubOptions::default()
+            },
+        )
+    }
+
+    fn with_options(store: Arc<dyn store::Store>, options: HubOptions) -> Server {
         let (addr_tx, addr_rx) = std::sync::mpsc::channel();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let thread = std::thread::spawn(move || {
@@ -36,13 +46,7 @@ impl Server {
             runtime.block_on(async move {
                 let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
                 addr_tx.send(listener.local_addr().unwrap()).unwrap();
-                let hub = Hub::new(
-                    store,
-                    HubOptions {
-                        engine_movetime: Duration::from_millis(30),
-                        ..HubOptions::default()
-                    },
-                );
+                let hub = Hub::new(store, options);
                 tokio::select! {
                     _ = axum::serve(listener, api::router(hub)) => {}
                     _ = stopped => {}
@@ -586,6 +590,24 @@ fn a_restart_in_the_middle_of_a_game_loses_nothing() {
     assert_eq!(state(&server, &id, None)["ply"], 5);
 }
 
+/// The other player's token, from the invite link of a game between friends.
+fn invited(game: &Value) -> String {
+    let invite = game["invite"].as_str().unwrap();
+    invite.split("token=").nth(1).unwrap().to_string()
+}
+
+/// A server on `db` whose games abort when a first move is not made within `abort_after`.
+fn server_aborting_after(db: &str, abort_after: Duration) -> Server {
+    Server::with_options(
+        Arc::new(store::SqliteStore::open_shared(db).unwrap()),
+        HubOptions {
+            engine_movetime: Duration::from_millis(30),
+            abort_after,
+            ..HubOptions::default()
+        },
+    )
+}
+
 #[test]
 fn a_clock_that_runs_out_ends_the_game() {
     let db = TempDb::new("clock");
@@ -595,7 +617,14 @@ fn a_clock_that_runs_out_ends_the_game() {
         json!({"game": "xiongqi", "opponent": "friend", "clock": {"initial_s": 1, "increment_s": 0}}),
     );
     let id = game["id"].as_str().unwrap().to_string();
-    assert_eq!(game["clock"]["running"], "first");
+    let black = invited(&game);
+    // No clock runs before each side's first move.
+    assert_eq!(game["clock"]["running"], Value::Null);
+    assert_eq!(play(&server, &id, &red, "e3e4").0, 200);
+    assert_eq!(play(&server, &id, &black, "e6e5").0, 200);
+    let s = state(&server, &id, None);
+    assert_eq!(s["clock"]["running"], "first");
+    assert_eq!(s["clock"]["remaining_ms"][1], 1000, "{}", s["clock"]);
     let s = wait_for(&server, &id, None, |s| !s["result"].is_null());
     assert_eq!(s["result"]["status"], "timelimit");
     assert_eq!(s["result"]["winner"], "second");
@@ -603,8 +632,117 @@ fn a_clock_that_runs_out_ends_the_game() {
     // The loser's clock stops at zero, not where the turn began.
     assert_eq!(s["clock"]["remaining_ms"][0], 0, "{}", s["clock"]);
     assert_eq!(s["clock"]["running"], Value::Null);
-    let (status, body) = play(&server, &id, &red, "e3e4");
+    let (status, body) = play(&server, &id, &red, "d3d4");
     assert_eq!((status, error_code(&body)), (409, "game_over"));
+}
+
+#[test]
+fn a_sides_clock_starts_with_its_first_move() {
+    // A 1 s game whose creator plays second: the friend joins late, and neither clock has
+    // run meanwhile (it used to be lost on time at ply 0).
+    let db = TempDb::new("first-move");
+    let server = server_aborting_after(&db, Duration::from_secs(10));
+    let (game, black) = create(
+        &server,
+        json!({"game": "xiongqi", "opponent": "friend", "side": "second",
+               "clock": {"initial_s": 1, "increment_s": 0}}),
+    );
+    let id = game["id"].as_str().unwrap().to_string();
+    let red = invited(&game);
+    std::thread::sleep(Duration::from_millis(1500));
+    let s = state(&server, &id, None);
+    assert!(s["result"].is_null(), "{s}");
+    assert_eq!(s["clock"]["running"], Value::Null);
+    assert_eq!(s["clock"]["remaining_ms"], json!([1000, 1000]));
+    let first_move_ms = s["clock"]["first_move_ms"].as_i64().unwrap();
+    assert!((7_000..=8_600).contains(&first_move_ms), "{s}");
+    assert_eq!(play(&server, &id, &red, "e3e4").0, 200);
+    std::thread::sleep(Duration::from_millis(1500));
+    let (status, s) = play(&server, &id, &black, "e6e5");
+    assert_eq!(status, 200, "{s}");
+    // Both first moves were off the clocks, and their times are still in the record.
+    assert_eq!(s["clock"]["remaining_ms"][1], 1000, "{}", s["clock"]);
+    assert!(s["moves"][1]["time_ms"].as_u64().unwrap() >= 1400, "{s}");
+    assert_eq!(s["clock"]["running"], "first");
+    assert_eq!(s["clock"]["first_move_ms"], Value::Null);
+    // From the third move on the clocks run: Red, to move, loses on time.
+    let s = wait_for(&server, &id, None, |s| !s["result"].is_null());
+    assert_eq!(s["result"]["status"], "timelimit");
+    assert_eq!(s["result"]["winner"], "second");
+}
+
+#[test]
+fn a_game_whose_side_never_makes_its_first_move_is_aborted() {
+    let db = TempDb::new("abort");
+    let server = server_aborting_after(&db, Duration::from_millis(800));
+    let clock = json!({"initial_s": 60, "increment_s": 0});
+    // Nobody moves: aborted, nobody wins.
+    let (game, red) = create(
+        &server,
+        json!({"game": "xiangqi", "opponent": "friend", "clock": clock}),
+    );
+    let silent = game["id"].as_str().unwrap().to_string();
+    let first_move_ms = game["clock"]["first_move_ms"].as_i64().unwrap();
+    assert!((500..=800).contains(&first_move_ms), "{game}");
+    // Red moves, the friend never answers: aborted too, counted from Red's move.
+    let (game, red2) = create(
+        &server,
+        json!({"game": "xiangqi", "opponent": "friend", "clock": clock}),
+    );
+    let unanswered = game["id"].as_str().unwrap().to_string();
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(play(&server, &unanswered, &red2, "h3e3").0, 200);
+    // A game without clocks waits for ever.
+    let (game, _) = create(&server, json!({"game": "xiangqi", "opponent": "friend"}));
+    let untimed = game["id"].as_str().unwrap().to_string();
+
+    let s = wait_for(&server, &silent, None, |s| !s["result"].is_null());
+    assert_eq!(s["result"]["status"], "aborted", "{s}");
+    assert_eq!(s["result"]["winner"], "none");
+    assert_eq!(
+        s["result"]["text"],
+        "the game was aborted: first (South/Red) did not make a first move in time"
+    );
+    assert_eq!(s["legal"], json!([]));
+    assert_eq!(s["clock"]["remaining_ms"], json!([60_000, 60_000]));
+    let (status, body) = play(&server, &silent, &red, "h3e3");
+    assert_eq!((status, error_code(&body)), (409, "game_over"), "{body}");
+
+    let s = wait_for(&server, &unanswered, None, |s| !s["result"].is_null());
+    assert_eq!(s["result"]["status"], "aborted", "{s}");
+    assert_eq!(s["ply"], 1);
+    assert!(
+        s["result"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("second (North/Black)"),
+        "{s}"
+    );
+    assert!(state(&server, &untimed, None)["result"].is_null());
+
+    // The archive shows both as aborted, and so does a server started afresh.
+    let (_, archive) = get(&server.url("/api/games"), None);
+    let status_of = |archive: &Value, id: &str| {
+        archive["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["id"] == id)
+            .map(|g| g["result"]["status"].clone())
+            .unwrap()
+    };
+    assert_eq!(status_of(&archive, &silent), "aborted");
+    assert_eq!(status_of(&archive, &unanswered), "aborted");
+    assert_eq!(status_of(&archive, &untimed), Value::Null);
+    drop(server);
+    let server = Server::start(&db);
+    let s = state(&server, &unanswered, None);
+    assert_eq!(s["result"]["status"], "aborted", "{s}");
+    assert_eq!(s["moves"].as_array().unwrap().len(), 1);
+    // An aborted game's record carries no result (CGSN has no word for it).
+    let (status, pcn) = get(&server.url(&format!("/api/games/{unanswered}/pcn")), None);
+    assert_eq!(status, 200);
+    assert!(pcn.get("status").is_none(), "{pcn}");
 }
 
 #[test]

@@ -307,6 +307,48 @@ fn two_servers_on_one_postgresql_database_act_as_one() {
     let s1 = Server::start(stores[0].clone());
     let s2 = Server::start(stores[1].clone());
     scenarios(&s1, &s2, stores[2].as_ref());
+    a_websocket_on_one_server_sees_moves_made_on_the_other(&s1, &s2);
+}
+
+type Socket = tungstenite::WebSocket<tungstenite::stream::MaybeTlsStream<std::net::TcpStream>>;
+
+/// The next state the socket receives; fails after `within` without one.
+fn next_state(ws: &mut Socket, within: Duration) -> Value {
+    if let tungstenite::stream::MaybeTlsStream::Plain(s) = ws.get_mut() {
+        s.set_read_timeout(Some(within)).unwrap();
+    }
+    loop {
+        let message = ws.read().expect("no state came over the WebSocket in time");
+        if let tungstenite::Message::Text(text) = message {
+            let v: Value = serde_json::from_str(text.as_str()).unwrap();
+            if v["type"] == "state" {
+                return v["state"].clone();
+            }
+        }
+    }
+}
+
+/// PostgreSQL's `LISTEN`/`NOTIFY`: a spectator's WebSocket on S2 receives each move made on
+/// S1 without sending anything.
+fn a_websocket_on_one_server_sees_moves_made_on_the_other(s1: &Server, s2: &Server) {
+    let (id, red, black) = friend_game(s1);
+    let url = format!("{}/api/games/{id}/ws", s2.base.replace("http://", "ws://"));
+    let (mut ws, _) = tungstenite::connect(url).unwrap();
+    let first = next_state(&mut ws, Duration::from_secs(5));
+    assert_eq!(first["ply"], 0, "{first}");
+    for (ply, token, mv) in [(1, &red, "h3e3"), (2, &black, "h10g8")] {
+        let t = Instant::now();
+        let (status, body) = s1.post(&format!("/api/games/{id}/move"), token, json!({"move": mv}));
+        assert_eq!(status, 200, "{body}");
+        loop {
+            let s = next_state(&mut ws, Duration::from_secs(5));
+            if s["ply"] == ply {
+                assert_eq!(uci_moves(&s).last().unwrap(), mv);
+                eprintln!("S2's WebSocket had S1's move {ply} after {:?}", t.elapsed());
+                break;
+            }
+        }
+    }
 }
 
 /// A TCP relay in front of PostgreSQL that the test can take down (refusing connections and

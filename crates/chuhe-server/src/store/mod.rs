@@ -198,7 +198,22 @@ pub trait Store: Send + Sync {
     fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError>;
     /// The games, most recently changed first.
     fn list(&self, limit: usize, offset: usize) -> Result<Vec<GameSummary>, StoreError>;
+    /// Tells of changes committed by any server on this database: from a thread of its own,
+    /// calls `changed(Some((id, version)))` for each change and `changed(None)` now and then;
+    /// stops when `changed` answers false. True when the store has such a feed (PostgreSQL's
+    /// `LISTEN`/`NOTIFY`); false (the default) when it has none (SQLite: one process).
+    fn watch_changes(&self, changed: ChangeWatcher) -> bool {
+        let _ = changed;
+        false
+    }
 }
+
+/// What [`Store::watch_changes`] calls: `Some((game id, version))` for a change, `None` to
+/// ask whether it is still wanted; false to stop.
+pub type ChangeWatcher = Box<dyn Fn(Option<(&str, i64)>) -> bool + Send>;
+
+/// The PostgreSQL channel on which every committed change is announced as `ID VERSION`.
+pub const CHANGES_CHANNEL: &str = "chuhe_games";
 
 /// Refuses a change made on `expected` when the game is at `found`.
 fn check_version(id: &str, expected: i64, found: i64) -> Result<(), StoreError> {

@@ -318,23 +318,94 @@ fn finish_change(
     standing: &Standing,
 ) -> Result<(), StoreError> {
     let result = standing.result.as_ref();
+    let row = tx
+        .query_one(
+            "UPDATE games SET status = $2, winner = $3, reason = $4, draw_offer = $5, \
+             version = version + 1, updated_ms = $6 WHERE id = $1 RETURNING version",
+            &[
+                &id,
+                &result.map(|r| r.status.as_str()),
+                &result.map(|r| r.winner.as_str()),
+                &result.and_then(|r| r.reason.as_deref()),
+                &standing.draw_offer.map(|s| s.as_str()),
+                &now_ms(),
+            ],
+        )
+        .map_err(backend)?;
+    let version: i64 = row.get(0);
+    // Delivered to every listening server when the transaction commits, not before.
     tx.execute(
-        "UPDATE games SET status = $2, winner = $3, reason = $4, draw_offer = $5, \
-         version = version + 1, updated_ms = $6 WHERE id = $1",
-        &[
-            &id,
-            &result.map(|r| r.status.as_str()),
-            &result.map(|r| r.winner.as_str()),
-            &result.and_then(|r| r.reason.as_deref()),
-            &standing.draw_offer.map(|s| s.as_str()),
-            &now_ms(),
-        ],
+        "SELECT pg_notify($1, $2)",
+        &[&super::CHANGES_CHANNEL, &format!("{id} {version}")],
     )
     .map_err(backend)?;
     Ok(())
 }
 
+/// Listens on [`super::CHANGES_CHANNEL`] on a connection of its own and hands each change to
+/// `changed`; connects again (with back-off) when the connection breaks. Changes announced
+/// while it was away are not replayed: each game is still checked against the database
+/// before it is read or changed.
+fn listen(config: &postgres::Config, changed: &super::ChangeWatcher) {
+    use postgres::fallible_iterator::FallibleIterator;
+    let mut backoff = MIN_BACKOFF;
+    loop {
+        if !changed(None) {
+            return;
+        }
+        let mut client = match config.connect(NoTls) {
+            Ok(c) => c,
+            Err(_) => {
+                std::thread::sleep(backoff);
+                backoff = (backoff * 2).min(MAX_BACKOFF);
+                continue;
+            }
+        };
+        if client
+            .batch_execute(&format!("LISTEN {}", super::CHANGES_CHANNEL))
+            .is_err()
+        {
+            std::thread::sleep(backoff);
+            continue;
+        }
+        backoff = MIN_BACKOFF;
+        loop {
+            let next = client
+                .notifications()
+                .timeout_iter(Duration::from_millis(500))
+                .next();
+            match next {
+                Ok(Some(note)) => {
+                    let parsed = note
+                        .payload()
+                        .split_once(' ')
+                        .and_then(|(id, v)| Some((id, v.parse::<i64>().ok()?)));
+                    if let Some(change) = parsed {
+                        if !changed(Some(change)) {
+                            return;
+                        }
+                    }
+                }
+                Ok(None) if !client.is_closed() => {
+                    if !changed(None) {
+                        return;
+                    }
+                }
+                _ => break,
+            }
+        }
+    }
+}
+
 impl Store for PostgresStore {
+    fn watch_changes(&self, changed: super::ChangeWatcher) -> bool {
+        let config = self.config.clone();
+        std::thread::Builder::new()
+            .name("chuhe-listen".into())
+            .spawn(move || listen(&config, &changed))
+            .is_ok()
+    }
+
     fn describe(&self) -> String {
         format!("postgresql {}", self.url)
     }
