@@ -337,7 +337,7 @@ async fn create_game(
     let record = StoredGame {
         id: random_id(10),
         game: kind.name().to_string(),
-        start: start.start_feen(),
+        start: crate::live::start_with_counters(start.as_ref()),
         opponent,
         creator,
         tokens: [random_token(), random_token()],
@@ -522,7 +522,7 @@ async fn import_game(
         draw_offer: None,
         id: random_id(10),
         game: game.kind().name().to_string(),
-        start: game.start_feen(),
+        start: crate::live::start_with_counters(game.as_ref()),
         opponent: Opponent::Friend,
         creator: Side::First,
         tokens: [random_token(), random_token()],
@@ -662,10 +662,7 @@ async fn board_svg(
                     .board_svg(&options)
                     .map_err(|e| ApiError::bad_request(e.to_string()));
             }
-            let mut earlier = game
-                .kind()
-                .new_game(&game.start_feen())
-                .map_err(|e| ApiError::bad_request(e.to_string()))?;
+            let mut earlier = game.start_game();
             for m in game.moves_uci().iter().take(at) {
                 earlier
                     .play_text(m, MoveNotation::Uci)

@@ -8,7 +8,9 @@
 use std::time::{Duration, Instant};
 
 use axum::http::StatusCode;
-use chuhe::{AnyGame, GameKind, MoveError, MoveNotation, MoveTexts, Outcome, Side, Status};
+use chuhe::{
+    AnyGame, GameKind, MoveError, MoveNotation, MoveTexts, Outcome, PositionFormat, Side, Status,
+};
 use chuhe_engine::{Engine, Limits, Score};
 use serde::Serialize;
 
@@ -683,7 +685,7 @@ impl LiveGame {
         self.changed();
         Some(EngineJob {
             kind: self.game.kind(),
-            start: self.game.start_feen(),
+            start: start_with_counters(self.game.as_ref()),
             moves: self.game.moves_uci(),
             ply: self.played.len(),
             level,
@@ -956,7 +958,7 @@ impl LiveGame {
             you: viewer.map(Side::as_str),
             invite,
             watch: format!("/g/{id}"),
-            start: self.record.start.clone(),
+            start: game.start_feen(),
             feen: game.to_feen(),
             fen: game.to_text(chuhe::PositionFormat::Fen).ok(),
             turn: game.turn().as_str(),
@@ -995,4 +997,11 @@ impl LiveGame {
             version: self.version,
         }
     }
+}
+
+/// The position `game` started from as text that keeps its counters: a FEN where the game has
+/// one (its half-move clock and move number), else a FEEN (which holds none, X8).
+pub(crate) fn start_with_counters(game: &dyn AnyGame) -> String {
+    game.start_text(PositionFormat::Fen)
+        .unwrap_or_else(|_| game.start_feen())
 }

@@ -1214,3 +1214,29 @@ fn imported_players_metadata_and_tags_come_back_out() {
     let (_, out) = get(&server.url(&format!("/api/games/{id}/pcn")), None);
     assert_eq!(out["meta"]["site"], format!("chuhe serve, game {id}"));
 }
+
+#[test]
+fn imported_fen_counters_come_back_out() {
+    let db = TempDb::new("counters");
+    let server = Server::start(&db);
+    // A half-move clock of 97 and move number 40 are kept through the database and a
+    // restart, and come back in the export.
+    let fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 97 40";
+    let pgn = format!(
+        "[Event \"Counters\"]\n[Variant \"Xiangqi\"]\n[SetUp \"1\"]\n[FEN \"{fen}\"]\n\
+         [Result \"*\"]\n\n40. Che3 Hg8 *\n"
+    );
+    let (status, body) = post(&server.url("/api/import"), None, json!({ "pgn": pgn }));
+    assert_eq!(status, 201, "{body}");
+    let id = body["game"]["id"].as_str().unwrap().to_string();
+    drop(server);
+    let server = Server::start(&db);
+    let out = agent()
+        .get(&server.url(&format!("/api/games/{id}/pgn")))
+        .call()
+        .unwrap()
+        .into_string()
+        .unwrap();
+    assert!(out.contains(&format!("[FEN \"{fen}\"]")), "{out}");
+    assert!(out.contains("40. Che3"), "{out}");
+}
