@@ -25,7 +25,12 @@ ILLEGAL_MOVE = -10.0
 LOSE = -100.0
 MAX_PERPETUAL_JIANG = 4
 #: Points of a captured piece, by id (a soldier across the river may add 1, see ``step``).
-PIECE_POINTS = (0.0, 100.0, 2.0, 2.0, 2.0, 2.0, 4.0, 4.0, 9.0, 9.0, 4.5, 4.5, 1.0, 1.0, 1.0, 1.0, 1.0)
+PIECE_POINTS = (
+    (0.0, 100.0)  # empty, general
+    + (2.0, 2.0, 2.0, 2.0)  # advisors, elephants
+    + (4.0, 4.0, 9.0, 9.0, 4.5, 4.5)  # horses, chariots, cannons
+    + (1.0,) * 5  # soldiers
+)
 #: The FEN letter of each piece id (upper case: the side at the bottom of the board).
 _LETTERS = " KAABBNNRRCCPPPPP"
 _FILES = "abcdefghi"
@@ -261,16 +266,14 @@ class XiangQiEnv:
     def _compute_actions(self, side: int) -> list[int]:
         actions = self._ally_actions if side == ALLY else self._enemy_actions
         actions.fill(0)
-        legal = _moves(self._state, side) if self._has_generals() else self._pseudo(side)
+        # After a general's capture the game is over: chuhe lists no move (gym-xiangqi
+        # still lists the pieces' moves there).
+        legal = _moves(self._state, side) if self._has_generals() else []
         actions[legal] = 1
         return legal
 
     def _has_generals(self) -> bool:
-        return (self._state == GENERAL).any() and (self._state == -GENERAL).any()
-
-    def _pseudo(self, side: int) -> list[int]:
-        # After a general's capture chuhe's game is over and lists no move.
-        return []
+        return bool((self._state == GENERAL).any() and (self._state == -GENERAL).any())
 
     def _checks(self, side: int, general: tuple[int, int]) -> list[int]:
         """``side``'s actions (recomputed on the board as it is) that reach ``general``'s
