@@ -19,9 +19,11 @@ Two environments:
   not draw with pygame: ``render()`` prints the board's ids, and ``step_user`` (a person
   playing in gym-xiangqi's window) is absent. One known difference: after a general's
   capture (the game over) gym-xiangqi still lists moves in ``ally_actions`` /
-  ``enemy_actions``; this env lists none. gym-xiangqi's own ``RandomAgent`` and ``utils``,
-  in a loop like its ``agent_v_agent_demo.py`` with the environment made by
-  ``XiangQiEnv()``, play games to the end on it (tested).
+  ``enemy_actions``; this env lists none. gym-xiangqi 0.5.0's own
+  ``examples/agent_v_agent_demo.py``, with only its ``gym.make`` line changed to
+  ``env = XiangQiEnv()``, plays its games to the end on it (tested; gym 0.26, which
+  gym-xiangqi's installer brings, refuses that demo's ``render`` before ``reset`` in
+  ``gym.make``'s wrappers, so the line constructs the environment directly).
 
 - :class:`GymXiangqiEnv` (``gym.make("chuhe/GymXiangqi-v0")``) is standard Xiangqi, chuhe's
   full rules, with gym-xiangqi's observation and action encodings and Gymnasium's API; code

@@ -120,41 +120,45 @@ def test_perpetual_check_equals_gym_xiangqi(gym_xiangqi_python):
         env.step(script[19])
 
 
-def test_gym_xiangqi_random_agent_plays_on_chuhe(gym_xiangqi_python):
-    """gym-xiangqi's own RandomAgent and utils drive chuhe's XiangQiEnv to the end of a
-    game, as its agent_v_agent demo does (the environment made by XiangQiEnv())."""
-    script = f"""
-import random, sys
-sys.path.append({sysconfig.get_paths()["purelib"]!r})  # chuhe and Gymnasium, after the venv's
-sys.path.append({sysconfig.get_paths()["platlib"]!r})
-from gym_xiangqi.agents.random_agent import RandomAgent
-from gym_xiangqi.constants import ALLY, PIECE_ID_TO_NAME
-from gym_xiangqi.utils import action_space_to_move
-from chuhe.gym_xiangqi import XiangQiEnv
-random.seed(4)
-env = XiangQiEnv()
-env.render()
-agent = RandomAgent()
-done, rounds, total = False, 0, 0.0
-while not done and rounds < 2000:
-    action = agent.move(env)
-    _, reward, done, _ = env.step(action)
-    turn = "Agent" if env.turn == ALLY else "Enemy"
-    piece, start, end = action_space_to_move(action)
-    assert PIECE_ID_TO_NAME[piece]
-    total += reward
-    rounds += 1
-env.render()
-env.close()
-print("END", rounds, done, total)
+DEMO_RUNNER = """
+import pathlib, random, sys, time
+sys.path.append(PURELIB)  # chuhe and Gymnasium, after the venv's own packages
+sys.path.append(PLATLIB)
+import gym_xiangqi
+demo = pathlib.Path(gym_xiangqi.__file__).parent / "examples" / "agent_v_agent_demo.py"
+source = demo.read_text()
+line = "env = gym.make('gym_xiangqi:xiangqi-v0')"
+assert source.count(line) == 1, "the demo's gym.make line is not as expected"
+source = source.replace(line, "env = __import__('chuhe.gym_xiangqi').gym_xiangqi.XiangQiEnv()")
+time.sleep = lambda seconds: None  # the demo waits a second a round, for a person to watch
+random.seed(SEED)
+namespace = {"__name__": "demo"}
+exec(compile(source, str(demo), "exec"), namespace)
+namespace["main"]()
+print("DEMO ENDED")
 """
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_gym_xiangqi_demo_runs_on_chuhe(gym_xiangqi_python, seed):
+    """gym-xiangqi 0.5.0's own examples/agent_v_agent_demo.py (two of its RandomAgents), with
+    only its gym.make line changed to chuhe's XiangQiEnv(), plays a game to its end (its
+    one-second pause per round skipped)."""
+    runner = (
+        DEMO_RUNNER.replace("PURELIB", repr(sysconfig.get_paths()["purelib"]))
+        .replace("PLATLIB", repr(sysconfig.get_paths()["platlib"]))
+        .replace("SEED", str(seed))
+    )
     out = subprocess.run(
-        [gym_xiangqi_python, "-c", script],
+        [gym_xiangqi_python, "-c", runner],
         capture_output=True,
         text=True,
         timeout=300,
         env=dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy"),
     )
     assert out.returncode == 0, out.stderr[-2000:]
-    last = out.stdout.splitlines()[-1].split()
-    assert last[0] == "END" and last[2] == "True", out.stdout[-500:]
+    lines = out.stdout.splitlines()
+    assert lines[-1] == "DEMO ENDED"
+    rewards = [line for line in lines if line.startswith("Reward: ")]
+    assert rewards[-1] in ("Reward: 100.0", "Reward: -100.0"), lines[-12:]
+    assert sum(line.startswith("Round: ") for line in lines) == len(rewards) > 1
