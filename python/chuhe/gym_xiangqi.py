@@ -12,14 +12,17 @@ Two environments:
   or at a side's fourth new check in an unbroken run of checks (gym-xiangqi's perpetual
   check: -100 to the side that checked); there is no checkmate, stalemate, repetition or
   move-count draw; a capture earns the piece's points (advisor and elephant 2, horse 4,
-  chariot 9, cannon 4.5, soldier 1, or 2 for an ally soldier across the river); an illegal
-  action earns -10 and changes nothing. Every step's board, reward, end and legal actions
-  equal gym-xiangqi 0.5.0's own (``python/tests/test_gym_xiangqi_differential.py`` plays the
-  same games through both). Its moves come from chuhe's ``xiangqi-capture`` rules. It does
+  chariot 9, cannon 4.5, soldier 1, or 2 when the enemy takes an ally soldier that had
+  crossed the river), to whichever side moved; an illegal action earns -10 and changes
+  nothing. In the games that ``python/tests/test_gym_xiangqi_differential.py`` plays through
+  both (random games from either colour, some actions illegal, and a perpetual check) every
+  step's board, reward, end, side to move and legal actions equal gym-xiangqi 0.5.0's own. Its moves come from chuhe's ``xiangqi-capture`` rules. It does
   not draw with pygame: ``render()`` prints the board's ids, and ``step_user`` (a person
-  playing in gym-xiangqi's window) is absent. One known difference: after a general's
-  capture (the game over) gym-xiangqi still lists moves in ``ally_actions`` /
-  ``enemy_actions``; this env lists none. gym-xiangqi 0.5.0's own
+  playing in gym-xiangqi's window) is absent, and so are its pygame piece objects
+  (``ally_piece``, ``enemy_piece``, ``game``). An action outside the space raises
+  ``ValueError`` (``TypeError`` for a non-integer) where gym-xiangqi fails an ``assert``.
+  One known difference in the transitions: after a general's capture (the game over)
+  gym-xiangqi still lists moves in ``ally_actions`` / ``enemy_actions``; this env lists none. gym-xiangqi 0.5.0's own
   ``examples/agent_v_agent_demo.py``, with only its ``gym.make`` line changed to
   ``env = XiangQiEnv()``, plays its games to the end on it (tested; gym 0.26, which
   gym-xiangqi's installer brings, refuses that demo's ``render`` before ``reset`` in
