@@ -112,15 +112,23 @@ def _moves(board: np.ndarray, mover: int) -> list[int]:
     (chuhe's ``xiangqi-capture`` moves, where one's own general may be left attacked) except
     those after which the generals face each other."""
     game = Game("xiangqi-capture", position=_fen(board, mover))
+    # Only a general's move, or a move from between the generals on their shared file, can
+    # make them face.
+    (top_row, top_col), (bottom_row, bottom_col) = (
+        tuple(np.argwhere(board == -GENERAL)[0]),
+        tuple(np.argwhere(board == GENERAL)[0]),
+    )
+    shared = top_col if top_col == bottom_col else None
     actions = []
     for m in game.legal_moves:
         start, end = _point(m.from_square), _point(m.to_square)
         piece = int(board[start])
-        after = board.copy()
-        after[start] = 0
-        after[end] = piece
-        if _generals_face(after):
-            continue
+        if abs(piece) == GENERAL or (start[1] == shared and top_row < start[0] < bottom_row):
+            after = board.copy()
+            after[start] = 0
+            after[end] = piece
+            if _generals_face(after):
+                continue
         actions.append(move_to_action_space(abs(piece), start, end))
     return actions
 
@@ -182,7 +190,8 @@ class XiangQiEnv:
         if possible[action] == 0:
             return np.array(self._state), ILLEGAL_MOVE, False, {}
         general = tuple(np.argwhere(self._state == -mover * GENERAL)[0])
-        before = self._checks(mover, general)
+        target = general[0] * COLS + general[1]
+        before = [a for a in np.flatnonzero(possible) if a % TOTAL_POS == target]
 
         piece, start, end = action_space_to_move(action)
         captured = int(self._state[end[0], end[1]])
