@@ -1,10 +1,36 @@
-"""Standard Xiangqi with gym-xiangqi's observation and action encodings::
+"""gym-xiangqi 0.5.0's environment, and standard Xiangqi with gym-xiangqi's encodings.
 
-    env = gym.make("chuhe/GymXiangqi-v0")
+Two environments:
 
-It is not a drop-in replacement: code written for gym-xiangqi 0.5.0 (gym's older API,
-``turn``, ``ally_actions`` / ``enemy_actions``, its rules and rewards) does not run on it
-unchanged; only the encodings are gym-xiangqi's.
+- :class:`XiangQiEnv` is gym-xiangqi 0.5.0's environment: its constructor
+  (``XiangQiEnv(ally_color=RED)``, RED = 0, BLACK = 1), gym's older API (``reset()`` returns
+  the board, ``step`` returns ``(board, reward, done, {})``), ``turn`` (ALLY = 1, ENEMY = -1),
+  ``ally_actions`` / ``enemy_actions`` (0/1 arrays of the 129,600 actions), ``ally_color``,
+  ``enemy_color``, ``state``, and its rules and rewards, which differ from the standard game:
+  a move may leave or put one's own general attacked (only a move after which the two
+  generals face each other is refused); the game ends when a general is taken (reward 100)
+  or at a side's fourth new check in an unbroken run of checks (gym-xiangqi's perpetual
+  check: -100 to the side that checked); there is no checkmate, stalemate, repetition or
+  move-count draw; a capture earns the piece's points (advisor and elephant 2, horse 4,
+  chariot 9, cannon 4.5, soldier 1, or 2 when the enemy takes an ally soldier that had
+  crossed the river), to whichever side moved; an illegal action earns -10 and changes
+  nothing. In the games that ``python/tests/test_gym_xiangqi_differential.py`` plays through
+  both (random games from either colour, some actions illegal, and a perpetual check) every
+  step's board, reward, end, side to move and legal actions equal gym-xiangqi 0.5.0's own. Its moves come from chuhe's ``xiangqi-capture`` rules. It does
+  not draw with pygame: ``render()`` prints the board's ids, and ``step_user`` (a person
+  playing in gym-xiangqi's window) is absent, and so are its pygame piece objects
+  (``ally_piece``, ``enemy_piece``, ``game``). An action outside the space raises
+  ``ValueError`` (``TypeError`` for a non-integer) where gym-xiangqi fails an ``assert``.
+  One known difference in the transitions: after a general's capture (the game over)
+  gym-xiangqi still lists moves in ``ally_actions`` / ``enemy_actions``; this env lists none. gym-xiangqi 0.5.0's own
+  ``examples/agent_v_agent_demo.py``, with only its ``gym.make`` line changed to
+  ``env = XiangQiEnv()``, plays its games to the end on it (tested; gym 0.26, which
+  gym-xiangqi's installer brings, refuses that demo's ``render`` before ``reset`` in
+  ``gym.make``'s wrappers, so the line constructs the environment directly).
+
+- :class:`GymXiangqiEnv` (``gym.make("chuhe/GymXiangqi-v0")``) is standard Xiangqi, chuhe's
+  full rules, with gym-xiangqi's observation and action encodings and Gymnasium's API; code
+  written for gym-xiangqi does not run on it unchanged. The rest of this text is about it.
 
 Observation: ``int64[10, 9]``, the board from the agent's side: row 0 is the far back rank,
 row 9 the agent's own, column 0 the agent's left. Each piece is its gym-xiangqi id, positive
@@ -41,8 +67,15 @@ from gymnasium import spaces
 
 from . import Engine, _checks
 from ._chuhe import Game, Move
+from ._gym_xiangqi_compat import XiangQiEnv
 
-__all__ = ["GymXiangqiEnv", "move_to_action", "action_to_move", "INITIAL_BOARD"]
+__all__ = [
+    "GymXiangqiEnv",
+    "XiangQiEnv",
+    "move_to_action",
+    "action_to_move",
+    "INITIAL_BOARD",
+]
 
 ROWS, COLS = 10, 9
 TOTAL_POS = ROWS * COLS

@@ -173,8 +173,10 @@ def test_engine_lines():
 
 
 def test_gym_xiangqi_softmax_opponent():
+    # 1,000 nodes: the engine's node limit is strict, and 300 nodes no longer finish one
+    # ply of all ten lines (Engine.lines then gives only the lines it finished).
     def replies(temperature):
-        env = GymXiangqiEnv(opponent="engine", engine_nodes=300,
+        env = GymXiangqiEnv(opponent="engine", engine_nodes=1000,
                             engine_temperature=temperature, engine_lines=10)
         out = []
         for s in range(10):

@@ -93,3 +93,32 @@ def test_positions_other_than_the_start_get_ids_by_role():
     assert obs[9, 4] == 1 and obs[9, 5] == 8 and obs[8, 4] == 9 and obs[0, 3] == -1
     with pytest.raises(ValueError):
         GymXiangqiEnv(agent_color="green")
+
+
+def test_xiangqi_env_copies_and_checks_its_arguments():
+    """chuhe.gym_xiangqi.XiangQiEnv (gym-xiangqi's own API; its transitions are tested
+    against gym-xiangqi in test_gym_xiangqi_differential.py): copies play on alike, and bad
+    arguments are refused by name."""
+    import copy
+    import pickle
+
+    from chuhe.gym_xiangqi import XiangQiEnv
+
+    env = XiangQiEnv()
+    rng = np.random.default_rng(0)
+    for _ in range(10):
+        legal = np.flatnonzero(env.ally_actions if env.turn == 1 else env.enemy_actions)
+        env.step(int(rng.choice(legal)))
+    for twin in (copy.deepcopy(env), pickle.loads(pickle.dumps(env))):
+        assert np.array_equal(twin.state, env.state) and twin.turn == env.turn
+        legal = np.flatnonzero(env.ally_actions if env.turn == 1 else env.enemy_actions)
+        a = int(legal[0])
+        mine, theirs = copy.deepcopy(env).step(a), twin.step(a)
+        assert np.array_equal(mine[0], theirs[0]) and mine[1:] == theirs[1:]
+    with pytest.raises(ValueError, match="ally_color"):
+        XiangQiEnv(ally_color=2)
+    with pytest.raises(ValueError, match="129600"):
+        env.step(129600)
+    with pytest.raises(TypeError, match="129600"):
+        env.step(1.5)
+    assert XiangQiEnv(ally_color=1).turn == -1  # the enemy (red, at the top) moves first

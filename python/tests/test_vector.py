@@ -130,3 +130,34 @@ def test_own_docstrings():
         assert doc is not getattr(gym.vector.VectorEnv, name).__doc__
     assert "final_obs" in ChuheVectorEnv.step.__doc__
     assert "seed" in ChuheVectorEnv.reset.__doc__
+
+
+@pytest.mark.parametrize("game", ["xiongqi", "xiangqi"])
+def test_sample_legal_actions_is_legal_seeded_and_uniform(game):
+    """sample_legal_actions() draws one legal action per game in Rust: from the mask, the
+    same draws after the same seed, and every legal action of a position about equally
+    often."""
+    first = ChuheVectorEnv(game, num_envs=64, threads=2)
+    second = ChuheVectorEnv(game, num_envs=64, threads=1)
+    _, info = first.reset(seed=11)
+    second.reset(seed=11)
+    for _ in range(30):
+        a = first.sample_legal_actions().copy()
+        assert a.dtype == np.int64 and a.shape == (64,)
+        assert info["action_mask"][np.arange(64), a].all()
+        assert np.array_equal(a, second.sample_legal_actions())
+        _, _, _, _, info = first.step(a)
+        second.step(a)
+    other = ChuheVectorEnv(game, num_envs=64, threads=2)
+    other.reset(seed=12)
+    first.reset(seed=11)
+    assert not np.array_equal(first.sample_legal_actions(), other.sample_legal_actions())
+    # Uniform: 64 games at the start position, 100 draws each.
+    _, info = first.reset(seed=3)
+    legal = np.flatnonzero(info["action_mask"][0])
+    counts = np.zeros(first.single_action_space.n, np.int64)
+    for _ in range(100):
+        np.add.at(counts, first.sample_legal_actions(), 1)
+    assert counts[legal].sum() == 6400 and counts.sum() == 6400
+    expected = 6400 / len(legal)
+    assert counts[legal].min() > expected * 0.6 and counts[legal].max() < expected * 1.4
