@@ -33,6 +33,10 @@ def test_game_keeps_history_counters_and_result():
         h.pop()
         h.pop()
         assert h.halfmove == 7  # the start's clock came through
+    # The move number of a FEN comes through too.
+    g = Game("xiangqi", "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 2 2")
+    for h in roundtrips(g):
+        assert h.fen.endswith(" w - - 2 2"), h.fen
     g.resign("first")
     for h in roundtrips(g):
         assert (h.status, h.winner) == ("resignation", "second") and h.is_over()

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use chuhe::{
     AnyGame, Game, GameKind, GameMove, GamePosition, GameVisitor, MoveError, MoveNotation,
-    SetupError,
+    PositionFormat, SetupError,
 };
 
 /// A position frozen at the time a move was made, to write that move in any notation.
@@ -57,7 +57,8 @@ pub trait DynGame: AnyGame + Send + Sync {
     fn pop_bits(&mut self) -> Option<(u16, Arc<dyn DynPos>)>;
     /// The moves played, each with the position it was played in.
     fn stack(&self) -> Vec<(u16, Arc<dyn DynPos>)>;
-    /// The start position (FEEN) and its half-move clock.
+    /// The start position and its half-move clock: a FEN where the game has one (so the move
+    /// number is kept too), else a FEEN.
     fn start(&self) -> (String, u32);
 }
 
@@ -136,7 +137,10 @@ impl<P: GamePosition> DynGame for Game<P> {
 
     fn start(&self) -> (String, u32) {
         let s = self.start_position();
-        (s.to_feen(), s.halfmove())
+        let text = s
+            .to_text(PositionFormat::Fen)
+            .unwrap_or_else(|_| s.to_feen());
+        (text, s.halfmove())
     }
 }
 
