@@ -2,22 +2,19 @@
 //! friends, every rejection (each a 4xx JSON error that changes nothing), a restart in the
 //! middle of a game, clocks, records.
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use chuhe_server::{api, store, Hub, HubOptions};
+use chuhe_server::{api, store, HubOptions};
 use serde_json::{json, Value};
 
-/// A server on a loopback port, in its own runtime; dropping it stops it abruptly.
-struct Server {
-    base: String,
-    addr: SocketAddr,
-    stop: Option<tokio::sync::oneshot::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<()>>,
-}
+#[allow(dead_code)]
+mod common;
 
-impl Server {
+/// A server on a loopback port, in its own runtime; dropping it stops it abruptly.
+type Server = common::TestServer;
+
+impl common::TestServer {
     /// A server on the SQLite file `db`, opened without its one-process lock: a test may
     /// start the next server before the last one's threads have all ended.
     fn start(db: &str) -> Server {
@@ -32,50 +29,6 @@ impl Server {
                 ..HubOptions::default()
             },
         )
-    }
-
-    fn with_options(store: Arc<dyn store::Store>, options: HubOptions) -> Server {
-        let (addr_tx, addr_rx) = std::sync::mpsc::channel();
-        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let thread = std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(2)
-                .enable_all()
-                .build()
-                .unwrap();
-            runtime.block_on(async move {
-                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-                addr_tx.send(listener.local_addr().unwrap()).unwrap();
-                let hub = Hub::new(store, options);
-                tokio::select! {
-                    _ = axum::serve(listener, api::router(hub)) => {}
-                    _ = stopped => {}
-                }
-            });
-            runtime.shutdown_background();
-        });
-        let addr = addr_rx.recv().unwrap();
-        Server {
-            base: format!("http://{addr}"),
-            addr,
-            stop: Some(stop),
-            thread: Some(thread),
-        }
-    }
-
-    fn url(&self, path: &str) -> String {
-        format!("{}{path}", self.base)
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
     }
 }
 

@@ -5,57 +5,27 @@
 //! `CHUHE_TEST_POSTGRES` is set (`scripts/with-postgres`), on PostgreSQL; without the
 //! variable the PostgreSQL test fails under CI (`CI=true`) and says so elsewhere.
 
-use std::net::SocketAddr;
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
-use chuhe_server::{api, store, Hub, HubOptions};
+use chuhe_server::{store, HubOptions};
 use serde_json::{json, Value};
 
-/// A server on a loopback port over `store`, in its own runtime.
-struct Server {
-    base: String,
-    stop: Option<tokio::sync::oneshot::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<()>>,
-}
+#[allow(dead_code)]
+mod common;
 
-impl Server {
+/// A server on a loopback port over a store, in its own runtime.
+type Server = common::TestServer;
+
+impl common::TestServer {
     fn start(store: Arc<dyn store::Store>) -> Server {
-        let (addr_tx, addr_rx) = std::sync::mpsc::channel::<SocketAddr>();
-        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let thread = std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(2)
-                .enable_all()
-                .build()
-                .unwrap();
-            runtime.block_on(async move {
-                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-                addr_tx.send(listener.local_addr().unwrap()).unwrap();
-                let hub = Hub::new(
-                    store,
-                    HubOptions {
-                        engine_movetime: Duration::from_millis(20),
-                        ..HubOptions::default()
-                    },
-                );
-                tokio::select! {
-                    _ = axum::serve(listener, api::router(hub)) => {}
-                    _ = stopped => {}
-                }
-            });
-            runtime.shutdown_background();
-        });
-        let addr = addr_rx.recv().unwrap();
-        Server {
-            base: format!("http://{addr}"),
-            stop: Some(stop),
-            thread: Some(thread),
-        }
-    }
-
-    fn url(&self, path: &str) -> String {
-        format!("{}{path}", self.base)
+        Server::with_options(
+            store,
+            HubOptions {
+                engine_movetime: Duration::from_millis(20),
+                ..HubOptions::default()
+            },
+        )
     }
 
     fn post(&self, path: &str, token: &str, body: Value) -> (u16, Value) {
@@ -69,17 +39,6 @@ impl Server {
         let (status, body) = call(ureq::get(&self.url(&format!("/api/games/{id}"))), None);
         assert_eq!(status, 200, "{body}");
         body
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
     }
 }
 

@@ -1,0 +1,65 @@
+//! What the server's integration tests share: a server on a loopback port in its own runtime.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use chuhe_server::{api, store, Hub, HubOptions};
+
+/// A server on a loopback port over a store, in its own runtime; dropping it stops it
+/// abruptly (no graceful shutdown: as a killed process would).
+pub struct TestServer {
+    /// `http://127.0.0.1:PORT`.
+    pub base: String,
+    /// The address it listens on.
+    pub addr: SocketAddr,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl TestServer {
+    /// A server over `store` with `options`.
+    pub fn with_options(store: Arc<dyn store::Store>, options: HubOptions) -> TestServer {
+        let (addr_tx, addr_rx) = std::sync::mpsc::channel();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let thread = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .unwrap();
+            runtime.block_on(async move {
+                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+                addr_tx.send(listener.local_addr().unwrap()).unwrap();
+                let hub = Hub::new(store, options);
+                tokio::select! {
+                    _ = axum::serve(listener, api::router(hub)) => {}
+                    _ = stopped => {}
+                }
+            });
+            runtime.shutdown_background();
+        });
+        let addr = addr_rx.recv().unwrap();
+        TestServer {
+            base: format!("http://{addr}"),
+            addr,
+            stop: Some(stop),
+            thread: Some(thread),
+        }
+    }
+
+    /// The URL of `path` on this server.
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
