@@ -72,23 +72,6 @@ class ChuheEnv(gym.Env):
         engine_lines: int = 8,
         history: int = 0,
     ) -> None:
-        _checks.env_arguments(
-            game=game,
-            position=position,
-            opponent=opponent,
-            engine_nodes=engine_nodes,
-            engine_depth=engine_depth,
-            agent_side=agent_side,
-            max_plies=max_plies,
-            engine_level=engine_level,
-            engine_temperature=engine_temperature,
-            engine_lines=engine_lines,
-            history=history,
-        )
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode={render_mode!r} is not one of None, 'ansi', 'rgb_array'")
-        self.game_name = game
-        self.render_mode = render_mode
         self._args = dict(
             game=game,
             position=position,
@@ -102,6 +85,11 @@ class ChuheEnv(gym.Env):
             engine_lines=engine_lines,
             history=history,
         )
+        _checks.env_arguments(**self._args)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode={render_mode!r} is not one of None, 'ansi', 'rgb_array'")
+        self.game_name = game
+        self.render_mode = render_mode
         self._core = EnvCore(**self._args)
         files, ranks, planes, choices, actions = self._core.spec()
         self.files, self.ranks, self.choices = files, ranks, choices

@@ -63,7 +63,7 @@ class ChuheVectorEnv(VectorEnv):
         engine_lines: int = 8,
         history: int = 0,
     ) -> None:
-        _checks.env_arguments(
+        settings = dict(
             game=game,
             position=position,
             opponent=opponent,
@@ -76,23 +76,10 @@ class ChuheVectorEnv(VectorEnv):
             engine_lines=engine_lines,
             history=history,
         )
+        _checks.env_arguments(**settings)
         _checks.integer("num_envs", num_envs, minimum=1)
         _checks.integer("threads", threads, minimum=1, optional=True)
-        self._args = dict(
-            game=game,
-            num_envs=num_envs,
-            position=position,
-            opponent=opponent,
-            engine_nodes=engine_nodes,
-            engine_depth=engine_depth,
-            agent_side=agent_side,
-            max_plies=max_plies,
-            threads=threads,
-            engine_level=engine_level,
-            engine_temperature=engine_temperature,
-            engine_lines=engine_lines,
-            history=history,
-        )
+        self._args = dict(settings, num_envs=num_envs, threads=threads)
         self._core = VecCore(**self._args)
         files, ranks, planes, _choices, actions = self._core.spec()
         self.num_envs = num_envs
