@@ -377,6 +377,19 @@ enum Command {
         /// their turn in a queue (default: the number of cores; 1–256).
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
         engine_threads: Option<u16>,
+        /// Seconds after which a game nobody uses (no request, no open page, no search, no
+        /// running clock) is dropped from memory; it is read from the database when asked
+        /// for again (1–86400).
+        #[arg(long, value_name = "SECONDS", default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+        idle_after: u64,
+        /// New games (created or imported) a minute from one client address; more are
+        /// answered 429 with Retry-After (0: no limit).
+        #[arg(long, value_name = "N", default_value_t = chuhe_server::hub::DEFAULT_GAMES_PER_MINUTE)]
+        games_per_minute: u32,
+        /// Count clients by the last X-Forwarded-For entry, which the load balancer in front
+        /// appends (only behind a balancer that sets it: clients could name any address).
+        #[arg(long)]
+        trust_forwarded_for: bool,
     },
 }
 
@@ -573,6 +586,9 @@ fn run(cli: Cli, out: &mut Output) -> Result<(), CliError> {
             allowed_origins,
             abort_after,
             engine_threads,
+            idle_after,
+            games_per_minute,
+            trust_forwarded_for,
         } => chuhe_server::serve(chuhe_server::ServeOptions {
             addr,
             db,
@@ -581,6 +597,9 @@ fn run(cli: Cli, out: &mut Output) -> Result<(), CliError> {
             abort_after: std::time::Duration::from_secs(abort_after),
             engine_threads: engine_threads
                 .map_or_else(chuhe_server::hub::default_engine_threads, usize::from),
+            idle_after: std::time::Duration::from_secs(idle_after),
+            games_per_minute,
+            trust_forwarded_for,
         })
         .map_err(|e| CliError::user(format!("serve: {e}"))),
     }

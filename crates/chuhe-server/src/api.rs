@@ -1,10 +1,11 @@
 //! The HTTP routes: the page and its assets, the JSON API under `/api`, and the WebSocket of
 //! each game. Every handler answers bad input with a 4xx [`ApiError`].
 
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
-use axum::extract::{DefaultBodyLimit, FromRequest, FromRequestParts, Request, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequest, FromRequestParts, Request, State};
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
@@ -71,6 +72,55 @@ async fn method_not_allowed(request: Request) -> ApiError {
             chuhe::quote_input(request.uri().path())
         ),
     )
+}
+
+/// The server's routes as a service that knows each connection's peer address (what the
+/// limit on new games counts by; see [`ClientAddr`]).
+pub fn service(
+    hub: Arc<Hub>,
+) -> axum::extract::connect_info::IntoMakeServiceWithConnectInfo<Router, SocketAddr> {
+    router(hub).into_make_service_with_connect_info::<SocketAddr>()
+}
+
+/// The address of the client: the last `X-Forwarded-For` entry when the hub trusts the
+/// balancer in front ([`crate::HubOptions::trust_forwarded_for`]), else the connection's peer
+/// (served through [`service`]); the unspecified address when neither is known.
+pub struct ClientAddr(pub IpAddr);
+
+impl FromRequestParts<Arc<Hub>> for ClientAddr {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        hub: &Arc<Hub>,
+    ) -> Result<Self, Self::Rejection> {
+        if hub.options().trust_forwarded_for {
+            let forwarded = parts
+                .headers
+                .get_all("x-forwarded-for")
+                .iter()
+                .filter_map(|v| v.to_str().ok())
+                .flat_map(|v| v.split(','))
+                .last()
+                .map(str::trim);
+            if let Some(text) = forwarded {
+                let addr = text.parse::<IpAddr>().map_err(|_| {
+                    ApiError::bad_request(format!(
+                        "X-Forwarded-For names no address: {}",
+                        chuhe::quote_input(text)
+                    ))
+                })?;
+                return Ok(ClientAddr(addr));
+            }
+        }
+        let peer = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|ConnectInfo(addr)| addr.ip());
+        Ok(ClientAddr(
+            peer.unwrap_or(IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED)),
+        ))
+    }
 }
 
 /// A JSON body; a malformed one is a 4xx [`ApiError`] saying what was wrong.
@@ -287,8 +337,10 @@ fn created(id: &str, view: serde_json::Value, token: &str) -> Response {
 
 async fn create_game(
     State(hub): State<Arc<Hub>>,
+    ClientAddr(client): ClientAddr,
     ApiJson(request): ApiJson<NewGameRequest>,
 ) -> Result<Response, ApiError> {
+    hub.admit_creation(client)?;
     let kind = game_kind(&request.game)?;
     let creator = creator_side(request.side.as_deref())?;
     let opponent = match request.opponent.as_deref().unwrap_or("engine") {
@@ -478,8 +530,10 @@ struct ImportRequest {
 
 async fn import_game(
     State(hub): State<Arc<Hub>>,
+    ClientAddr(client): ClientAddr,
     ApiJson(request): ApiJson<ImportRequest>,
 ) -> Result<Response, ApiError> {
+    hub.admit_creation(client)?;
     let bad = |e: &dyn std::fmt::Display| {
         ApiError::new(StatusCode::BAD_REQUEST, "bad_record", e.to_string())
     };

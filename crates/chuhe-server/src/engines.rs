@@ -19,6 +19,7 @@ pub type Answer = Option<(String, i32)>;
 /// A search waiting for a worker, with what to do with its answer.
 struct Search {
     job: EngineJob,
+    may_start: Box<dyn FnOnce() -> bool + Send>,
     done: Box<dyn FnOnce(Answer) + Send>,
 }
 
@@ -26,6 +27,7 @@ struct Search {
 pub struct EnginePool {
     queue: Mutex<mpsc::Sender<Search>>,
     waiting: Arc<AtomicUsize>,
+    searched: Arc<AtomicUsize>,
     workers: usize,
 }
 
@@ -37,12 +39,13 @@ impl EnginePool {
         let (sender, receiver) = mpsc::channel::<Search>();
         let receiver = Arc::new(Mutex::new(receiver));
         let waiting = Arc::new(AtomicUsize::new(0));
+        let searched = Arc::new(AtomicUsize::new(0));
         for i in 0..workers {
             let receiver = receiver.clone();
-            let waiting = waiting.clone();
+            let (waiting, searched) = (waiting.clone(), searched.clone());
             let spawned = std::thread::Builder::new()
                 .name(format!("chuhe-engine-{i}"))
-                .spawn(move || work(&receiver, &waiting));
+                .spawn(move || work(&receiver, &waiting, &searched));
             if let Err(e) = spawned {
                 eprintln!("chuhe serve: cannot start engine worker {i}: {e}");
             }
@@ -50,6 +53,7 @@ impl EnginePool {
         EnginePool {
             queue: Mutex::new(sender),
             waiting,
+            searched,
             workers,
         }
     }
@@ -64,12 +68,26 @@ impl EnginePool {
         self.waiting.load(Ordering::Relaxed)
     }
 
-    /// Queues `job`; `done` gets its answer on a worker thread once it has been searched.
+    /// Searches started since the pool was made (a job whose `may_start` said no is not
+    /// counted).
+    pub fn searched(&self) -> usize {
+        self.searched.load(Ordering::Relaxed)
+    }
+
+    /// Queues `job`; when a worker takes it, it asks `may_start` (the hub claims the move in
+    /// the database there) and, if that answers true, searches and hands the answer to
+    /// `done` on the worker thread; otherwise the job is dropped and `done` never called.
     /// Never waits.
-    pub fn submit(&self, job: EngineJob, done: impl FnOnce(Answer) + Send + 'static) {
+    pub fn submit(
+        &self,
+        job: EngineJob,
+        may_start: impl FnOnce() -> bool + Send + 'static,
+        done: impl FnOnce(Answer) + Send + 'static,
+    ) {
         self.waiting.fetch_add(1, Ordering::Relaxed);
         let search = Search {
             job,
+            may_start: Box::new(may_start),
             done: Box::new(done),
         };
         let sent = self
@@ -87,12 +105,16 @@ impl EnginePool {
 
 /// A worker: takes the next search from the queue, runs it on its own engine for the game,
 /// hands the answer on; ends when the queue is closed.
-fn work(receiver: &Mutex<mpsc::Receiver<Search>>, waiting: &AtomicUsize) {
+fn work(receiver: &Mutex<mpsc::Receiver<Search>>, waiting: &AtomicUsize, searched: &AtomicUsize) {
     let mut engines: HashMap<GameKind, Engine> = HashMap::new();
     loop {
         let next = receiver.lock().unwrap_or_else(|p| p.into_inner()).recv();
         let Ok(search) = next else { return };
         waiting.fetch_sub(1, Ordering::Relaxed);
+        if !(search.may_start)() {
+            continue;
+        }
+        searched.fetch_add(1, Ordering::Relaxed);
         let engine = engines
             .entry(search.job.kind())
             .or_insert_with(|| Engine::new(search.job.kind()));

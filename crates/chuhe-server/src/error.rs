@@ -18,6 +18,8 @@ pub struct ApiError {
     pub code: &'static str,
     /// What was wrong, in words.
     pub message: String,
+    /// Seconds after which trying again may succeed (sent as `Retry-After`).
+    pub retry_after: Option<u64>,
 }
 
 impl ApiError {
@@ -27,6 +29,7 @@ impl ApiError {
             status,
             code,
             message: message.into(),
+            retry_after: None,
         }
     }
 
@@ -82,11 +85,14 @@ impl From<StoreError> for ApiError {
                 "stale",
                 format!("{e}: the game changed meanwhile; reload it"),
             ),
-            StoreError::Unavailable(_) => ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                UNAVAILABLE,
-                format!("the database is away; nothing was changed; try again shortly ({e})"),
-            ),
+            StoreError::Unavailable(_) => ApiError {
+                retry_after: Some(RETRY_AFTER_SECONDS),
+                ..ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    UNAVAILABLE,
+                    format!("the database is away; nothing was changed; try again shortly ({e})"),
+                )
+            },
             StoreError::Duplicate(_) | StoreError::Backend(_) => ApiError::new(
                 StatusCode::INTERNAL_SERVER_ERROR,
                 "database",
@@ -100,16 +106,16 @@ impl From<StoreError> for ApiError {
 pub const UNAVAILABLE: &str = "database_unavailable";
 
 /// The seconds a client is asked to wait when the database is away.
-pub const RETRY_AFTER_SECONDS: u32 = 1;
+pub const RETRY_AFTER_SECONDS: u64 = 1;
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let body = json!({"error": {"code": self.code, "message": self.message}});
         let mut response = (self.status, Json(body)).into_response();
-        if self.code == UNAVAILABLE {
+        if let Some(seconds) = self.retry_after {
             response.headers_mut().insert(
                 axum::http::header::RETRY_AFTER,
-                axum::http::HeaderValue::from(RETRY_AFTER_SECONDS),
+                axum::http::HeaderValue::from(seconds),
             );
         }
         response

@@ -5,19 +5,22 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tokio::sync::watch;
 
+use crate::creations::CreationLimit;
 use crate::engines::EnginePool;
 use crate::error::ApiError;
-use crate::live::LiveGame;
-use crate::store::{Store, StoredGame};
+use crate::live::{EngineJob, LiveGame};
+use crate::store::{EngineClaim, Store, StoredGame};
 
 /// One game in memory.
 pub struct Table {
     live: Mutex<LiveGame>,
     changes: watch::Sender<u64>,
+    /// When the game was last asked for (see [`HubOptions::idle_after`]).
+    last_used: Mutex<Instant>,
 }
 
 impl Table {
@@ -35,6 +38,23 @@ impl Table {
 
     fn announce(&self, version: u64) {
         self.changes.send_replace(version);
+    }
+
+    fn touch(&self) {
+        *self.last_used.lock().unwrap_or_else(|p| p.into_inner()) = Instant::now();
+    }
+
+    /// Unused since `idle_after`, and held by nothing but the hub: no watcher, no search,
+    /// no clock being watched, no request at work.
+    fn is_idle(self: &Arc<Self>, idle_after: Duration) -> bool {
+        Arc::strong_count(self) == 1
+            && self.changes.receiver_count() == 0
+            && self
+                .last_used
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .elapsed()
+                >= idle_after
     }
 }
 
@@ -55,7 +75,26 @@ pub struct HubOptions {
     /// The engine's worker threads: this many searches run at once, the others wait in a
     /// queue (see [`crate::engines`]).
     pub engine_threads: usize,
+    /// A game nobody has used for this long (no request, no watcher, no search, no running
+    /// clock) is dropped from memory; the next request reads it from the database again.
+    pub idle_after: Duration,
+    /// Games one client address may create a minute (0: no limit; `chuhe serve` allows
+    /// [`DEFAULT_GAMES_PER_MINUTE`]).
+    pub games_per_minute: u32,
+    /// Take the client's address from the last `X-Forwarded-For` entry (the one the balancer
+    /// in front appended) rather than from the connection.
+    pub trust_forwarded_for: bool,
 }
+
+/// New games a minute per client address that `chuhe serve` allows by default.
+pub const DEFAULT_GAMES_PER_MINUTE: u32 = 60;
+
+/// How long an idle game stays in memory by default.
+pub const DEFAULT_IDLE_AFTER: Duration = Duration::from_secs(600);
+
+/// How long a server's claim on an engine move lasts beyond the engine's time per move
+/// before another server may take the move over (the first server died).
+pub const ENGINE_CLAIM_GRACE: Duration = Duration::from_secs(15);
 
 /// The number of engine workers by default: the machine's cores.
 pub fn default_engine_threads() -> usize {
@@ -69,6 +108,9 @@ impl Default for HubOptions {
             allowed_origins: Vec::new(),
             abort_after: crate::live::DEFAULT_ABORT_AFTER,
             engine_threads: default_engine_threads(),
+            idle_after: DEFAULT_IDLE_AFTER,
+            games_per_minute: 0,
+            trust_forwarded_for: false,
         }
     }
 }
@@ -79,6 +121,9 @@ pub struct Hub {
     tables: Mutex<HashMap<String, Arc<Table>>>,
     options: HubOptions,
     engines: EnginePool,
+    /// This server among those sharing the database, in engine claims.
+    server_id: String,
+    creations: CreationLimit,
 }
 
 impl Hub {
@@ -92,7 +137,9 @@ impl Hub {
             store,
             tables: Mutex::new(HashMap::new()),
             engines: EnginePool::new(options.engine_threads),
+            creations: CreationLimit::new(options.games_per_minute),
             options,
+            server_id: random_id(16),
         });
         let runtime = tokio::runtime::Handle::try_current().ok();
         let weak = Arc::downgrade(&hub);
@@ -106,7 +153,48 @@ impl Hub {
             }
             true
         }));
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            let weak = Arc::downgrade(&hub);
+            let every = (hub.options.idle_after / 4)
+                .clamp(Duration::from_millis(10), Duration::from_secs(60));
+            runtime.spawn(async move {
+                loop {
+                    tokio::time::sleep(every).await;
+                    let Some(hub) = weak.upgrade() else { return };
+                    // On a blocking thread: if this is the hub's last holder, dropping it
+                    // closes the database client, which blocks.
+                    let _ = tokio::task::spawn_blocking(move || {
+                        hub.evict_idle();
+                        hub.creations.forget_idle();
+                    })
+                    .await;
+                }
+            });
+        }
         hub
+    }
+
+    /// Drops the games that are idle (see [`HubOptions::idle_after`]) from memory; how many.
+    pub fn evict_idle(&self) -> usize {
+        let mut tables = self.tables.lock().unwrap_or_else(|p| p.into_inner());
+        let before = tables.len();
+        tables.retain(|_, table| !table.is_idle(self.options.idle_after));
+        before - tables.len()
+    }
+
+    /// Counts a game created by `client` against its limit, or refuses it (429).
+    pub fn admit_creation(&self, client: std::net::IpAddr) -> Result<(), ApiError> {
+        self.creations.admit(client)
+    }
+
+    /// The number of games held in memory.
+    pub fn games_in_memory(&self) -> usize {
+        self.tables.lock().unwrap_or_else(|p| p.into_inner()).len()
+    }
+
+    /// This server's name in the engine's claims.
+    pub fn server_id(&self) -> &str {
+        &self.server_id
     }
 
     /// Another server stored `version` of game `id`: a copy held here that is older is read
@@ -159,6 +247,7 @@ impl Hub {
         let table = Arc::new(Table {
             live: Mutex::new(live),
             changes,
+            last_used: Mutex::new(Instant::now()),
         });
         let mut tables = self.tables.lock().unwrap_or_else(|p| p.into_inner());
         tables.entry(id).or_insert(table).clone()
@@ -176,6 +265,7 @@ impl Hub {
             .unwrap_or_else(|p| p.into_inner())
             .get(id)
         {
+            t.touch();
             return Ok(t.clone());
         }
         let record = self.store.load(id)?.ok_or_else(|| ApiError::no_game(id))?;
@@ -270,10 +360,18 @@ impl Hub {
             return;
         };
         if let Some(job) = job {
+            let claim = {
+                let (hub, id, table) = (self.clone(), id.to_string(), table.clone());
+                let (job, handle) = (job.clone(), runtime.clone());
+                move || {
+                    let _runtime = handle.enter();
+                    hub.claim_engine_move(&id, &job, &table)
+                }
+            };
             let (hub, id, table) = (self.clone(), id.to_string(), table.clone());
             let handle = runtime.clone();
             let search = job.clone();
-            self.engines.submit(search, move |answer| {
+            self.engines.submit(search, claim, move |answer| {
                 // On the engine's worker thread: what follows the move (the next clock's
                 // watch) is started on the server's runtime.
                 let _runtime = handle.enter();
@@ -290,6 +388,10 @@ impl Hub {
                 if let Err(e) = result {
                     eprintln!("chuhe serve: game {id}: the engine's move was not kept: {e}");
                 }
+                // Best effort: an unreleased claim expires by itself.
+                let _ = hub
+                    .store
+                    .release_engine_move(&id, job.ply(), &hub.server_id);
                 hub.after_change(&id, &table);
             });
         }
@@ -311,6 +413,53 @@ impl Hub {
                 .await;
             });
         }
+    }
+}
+
+impl Hub {
+    /// On an engine worker, before the search of the move at `ply`: claims it in the
+    /// database. When another server holds the claim, this one waits until the claim would
+    /// expire and looks again (the game may have moved on, or that server died); when the
+    /// database is away, it looks again in a second.
+    fn claim_engine_move(self: &Arc<Self>, id: &str, job: &EngineJob, table: &Arc<Table>) -> bool {
+        let lease = self.options.engine_movetime + ENGINE_CLAIM_GRACE;
+        let claim = self
+            .store
+            .claim_engine_move(id, job.ply(), &self.server_id, lease);
+        let wait = match claim {
+            Ok(EngineClaim::Won) => return true,
+            Ok(EngineClaim::MovedOn) => {
+                // This copy is behind: read it again now.
+                table.lock().engine_not_started(job, false);
+                Duration::ZERO
+            }
+            Ok(EngineClaim::Held { remaining, .. }) => {
+                table.lock().engine_not_started(job, true);
+                remaining + Duration::from_millis(50)
+            }
+            Err(e) => {
+                eprintln!("chuhe serve: game {id}: the engine's move cannot be claimed: {e}");
+                table.lock().engine_not_started(job, false);
+                Duration::from_secs(1)
+            }
+        };
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return false;
+        };
+        let (hub, id, table) = (self.clone(), id.to_string(), table.clone());
+        runtime.spawn(async move {
+            tokio::time::sleep(wait).await;
+            let _ = tokio::task::spawn_blocking(move || {
+                {
+                    let mut live = table.lock();
+                    live.recheck_engine();
+                    let _ = hub.refresh(&id, &mut live);
+                }
+                hub.after_change(&id, &table);
+            })
+            .await;
+        });
+        false
     }
 }
 

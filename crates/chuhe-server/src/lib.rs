@@ -7,6 +7,7 @@
 //!   written to the store before it is acknowledged;
 //! - [`hub`]: the games in memory (checked against the stored version before each use, so
 //!   several servers can share one database), the engine's moves and the clocks' deadlines;
+//! - [`creations`]: the limit on new games per client;
 //! - [`engines`]: a fixed number of engine threads and the queue of games waiting for them;
 //! - [`api`] and `ws`: the HTTP routes, the JSON API and each game's WebSocket; the page's
 //!   assets are embedded in the binary;
@@ -18,6 +19,7 @@
 //! ```
 
 pub mod api;
+pub mod creations;
 pub mod engines;
 pub mod error;
 pub mod guard;
@@ -51,6 +53,12 @@ pub struct ServeOptions {
     pub abort_after: Duration,
     /// The engine's worker threads (searches at once; the others queue).
     pub engine_threads: usize,
+    /// How long an unused game stays in memory.
+    pub idle_after: Duration,
+    /// New games a minute per client address (0: no limit).
+    pub games_per_minute: u32,
+    /// Count clients by the balancer's `X-Forwarded-For` rather than the connection.
+    pub trust_forwarded_for: bool,
 }
 
 impl Default for ServeOptions {
@@ -62,6 +70,9 @@ impl Default for ServeOptions {
             allowed_origins: Vec::new(),
             abort_after: live::DEFAULT_ABORT_AFTER,
             engine_threads: hub::default_engine_threads(),
+            idle_after: hub::DEFAULT_IDLE_AFTER,
+            games_per_minute: hub::DEFAULT_GAMES_PER_MINUTE,
+            trust_forwarded_for: false,
         }
     }
 }
@@ -178,9 +189,12 @@ pub fn serve(options: ServeOptions) -> Result<(), ServeError> {
                 allowed_origins,
                 abort_after: options.abort_after,
                 engine_threads: options.engine_threads,
+                idle_after: options.idle_after,
+                games_per_minute: options.games_per_minute,
+                trust_forwarded_for: options.trust_forwarded_for,
             },
         );
-        axum::serve(listener, api::router(hub))
+        axum::serve(listener, api::service(hub))
             .with_graceful_shutdown(async {
                 let _ = tokio::signal::ctrl_c().await;
             })

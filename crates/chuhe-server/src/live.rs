@@ -42,7 +42,11 @@ pub struct LiveGame {
     draw_offer: Option<Side>,
     /// The engine's last evaluation, from its own side (for draw offers).
     engine_score: Option<i32>,
+    /// This server's engine is searching the game's next move.
     thinking: bool,
+    /// Another server claimed the engine's move (see [`crate::store::Store::claim_engine_move`]);
+    /// cleared when the game is read again or the claim is looked at again.
+    engine_elsewhere: bool,
     /// The last thing that happened that is not in the state (a declined draw offer).
     notice: Option<String>,
     version: u64,
@@ -92,6 +96,11 @@ impl EngineJob {
     /// The kind of game.
     pub fn kind(&self) -> GameKind {
         self.kind
+    }
+
+    /// The ply (from 0) of the move searched.
+    pub fn ply(&self) -> usize {
+        self.ply
     }
 
     /// Searches on a fresh engine; the move in coordinates and the score from the engine's
@@ -195,6 +204,7 @@ impl LiveGame {
             draw_offer,
             engine_score: None,
             thinking: false,
+            engine_elsewhere: false,
             notice: None,
             version: 0,
             aborted,
@@ -211,9 +221,15 @@ impl LiveGame {
     pub fn reload(&mut self, record: StoredGame) -> Result<(), StoreError> {
         let updated_ms = record.updated_ms;
         let same_turn = record.moves.len() == self.played.len();
+        let same_moves = record.moves.iter().map(|m| &m.uci).eq(self
+            .record
+            .moves
+            .iter()
+            .map(|m| &m.uci));
         let mut fresh = LiveGame::load(record)?;
         fresh.version = self.version + 1;
-        fresh.thinking = self.thinking;
+        // A search of this server goes on only if its position is still the game's.
+        fresh.thinking = self.thinking && same_moves;
         fresh.engine_score = self.engine_score;
         fresh.abort_after = self.abort_after;
         fresh.turn_since = if same_turn {
@@ -442,7 +458,7 @@ impl LiveGame {
     ) -> Result<MoveTexts, ApiError> {
         self.check_flag(store)?;
         self.expect_turn(side, "move")?;
-        if self.thinking {
+        if self.engine_thinks() {
             return Err(ApiError::conflict(
                 "not_your_turn",
                 "the engine is thinking",
@@ -633,7 +649,7 @@ impl LiveGame {
                 "moves can be taken back only in a game against the engine",
             ));
         }
-        if self.thinking {
+        if self.engine_thinks() {
             return Err(ApiError::conflict(
                 "engine_thinking",
                 "the engine is thinking; take back after its move",
@@ -669,7 +685,7 @@ impl LiveGame {
         let Opponent::Engine { level, side } = self.record.opponent else {
             return None;
         };
-        if self.thinking || self.is_over() || self.game.turn() != side {
+        if self.engine_thinks() || self.is_over() || self.game.turn() != side {
             return None;
         }
         let movetime = match self.clocks {
@@ -693,25 +709,49 @@ impl LiveGame {
         })
     }
 
+    /// Is the engine thinking, on this server or another?
+    fn engine_thinks(&self) -> bool {
+        self.thinking || self.engine_elsewhere
+    }
+
+    /// `job` will not be searched here: another server claimed its move (`elsewhere`: this
+    /// one waits, the view still shows the engine thinking), or the game moved on, or the
+    /// database was away. Nothing changes when the game is no longer at `job`'s position.
+    pub fn engine_not_started(&mut self, job: &EngineJob, elsewhere: bool) {
+        if job.moves == self.game.moves_uci() {
+            self.thinking = false;
+            self.engine_elsewhere = elsewhere;
+        }
+    }
+
+    /// Looks at the engine's claim again (the claim of another server may have expired).
+    pub fn recheck_engine(&mut self) {
+        self.engine_elsewhere = false;
+    }
+
     /// The engine's answer could not be used (the database was away): it may think again.
     pub fn engine_failed(&mut self) {
         self.thinking = false;
         self.changed();
     }
 
-    /// Plays the engine's answer to `job`, unless the game moved on meanwhile.
+    /// Plays the engine's answer to `job`, unless the game moved on meanwhile (then the
+    /// answer is dropped, and a newer search, if any, goes on).
     pub fn engine_done(
         &mut self,
         job: &EngineJob,
         answer: Option<(String, i32)>,
         store: &dyn Store,
     ) -> Result<(), ApiError> {
+        if job.moves != self.game.moves_uci() {
+            return Ok(());
+        }
         self.thinking = false;
         self.changed();
         let Some(side) = self.engine_side() else {
             return Ok(());
         };
-        if job.ply != self.played.len() || self.is_over() || self.check_flag(store)? {
+        if self.is_over() || self.check_flag(store)? {
             return Ok(());
         }
         let Some((uci, score)) = answer else {
@@ -992,7 +1032,7 @@ impl LiveGame {
             },
             clock,
             draw_offer: self.draw_offer.map(Side::as_str),
-            thinking: self.thinking,
+            thinking: self.engine_thinks(),
             notice: self.notice.clone(),
             version: self.version,
         }

@@ -95,6 +95,85 @@ fn scenarios(s1: &Server, s2: &Server, db: &dyn store::Store) {
     draw_offers_cross_servers(s1, s2);
     a_take_back_on_one_server_shows_on_the_other(s1, s2);
     racing_changes_never_both_win(s1, s2, db);
+    an_engine_move_is_searched_by_one_server(s1, s2);
+    a_claim_left_by_a_dead_server_is_taken_over(s1, s2, db);
+}
+
+/// An engine game created on `server` (the engine plays Black): its id and Red's token.
+fn engine_game(server: &Server) -> (String, String) {
+    let (status, created) = call(
+        ureq::post(&server.url("/api/games")),
+        Some(json!({"game": "xiangqi", "level": 0})),
+    );
+    assert_eq!(status, 201, "{created}");
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    (id, created["token"].as_str().unwrap().to_string())
+}
+
+/// Asks both servers for the game until it has `ply` moves (each ask may make a server
+/// read the game again and want to search the engine's move).
+fn wait_for_ply(servers: [&Server; 2], id: &str, ply: usize, within: Duration) {
+    let start = Instant::now();
+    while servers.iter().any(|s| s.state(id)["ply"] != ply) {
+        assert!(
+            start.elapsed() < within,
+            "ply {ply} not reached in {within:?}"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Both servers hold an engine game and see each of Red's moves (played on either): the
+/// engine's reply is searched once, by one of them, and stored once.
+fn an_engine_move_is_searched_by_one_server(s1: &Server, s2: &Server) {
+    let (id, red) = engine_game(s1);
+    let searched = || s1.hub.engines().searched() + s2.hub.engines().searched();
+    let before = searched();
+    for (i, m) in ["h3e3", "h1g3", "i1h1"].iter().enumerate() {
+        let server = if i % 2 == 0 { s2 } else { s1 };
+        let (status, body) = server.post(
+            &format!("/api/games/{id}/move"),
+            &red,
+            json!({"move": m, "ply": 2 * i}),
+        );
+        assert_eq!(status, 200, "{body}");
+        wait_for_ply([s1, s2], &id, 2 * i + 2, Duration::from_secs(20));
+    }
+    assert_eq!(searched() - before, 3, "three engine moves, three searches");
+}
+
+/// A server stored Red's move, claimed the engine's reply and died before storing it (its
+/// claim stands in the database, nobody renews it): when the claim expires, a living server
+/// searches the move.
+fn a_claim_left_by_a_dead_server_is_taken_over(s1: &Server, s2: &Server, db: &dyn store::Store) {
+    // What the dead server left: a game with Red's first move, and its claim on the reply.
+    let (template, _) = engine_game(s1);
+    let mut record = db.load(&template).unwrap().unwrap();
+    record.id = format!("{template}x");
+    record.moves.push(store::StoredMove {
+        uci: "h3e3".into(),
+        time_ms: 1_000,
+    });
+    db.create(&record).unwrap();
+    let id = record.id;
+    let lease = Duration::from_millis(1500);
+    let start = Instant::now();
+    let claimed = db
+        .claim_engine_move(&id, 1, "a-server-that-died", lease)
+        .unwrap();
+    assert_eq!(claimed, store::EngineClaim::Won);
+    let state = s2.state(&id);
+    assert_eq!(
+        (&state["ply"], &state["thinking"]),
+        (&json!(1), &json!(true)),
+        "{state}"
+    );
+    wait_for_ply([s1, s2], &id, 2, Duration::from_secs(20));
+    let waited = start.elapsed();
+    assert!(
+        waited >= lease - Duration::from_millis(100),
+        "moved after {waited:?}, inside the dead server's claim"
+    );
 }
 
 /// Red moves on S1, Black on S2, and on: each server sees the other's moves.

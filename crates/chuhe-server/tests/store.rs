@@ -6,11 +6,12 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Barrier};
+use std::time::Duration;
 
 use chuhe::Side;
 use chuhe_server::store::{
-    Opponent, PostgresStore, SqliteStore, Standing, Store, StoreError, StoredGame, StoredMove,
-    StoredResult, TimeControl,
+    EngineClaim, Opponent, PostgresStore, SqliteStore, Standing, Store, StoreError, StoredGame,
+    StoredMove, StoredResult, TimeControl,
 };
 
 static COUNTER: AtomicUsize = AtomicUsize::new(0);
@@ -95,6 +96,116 @@ fn suite(store: &dyn Store) {
     listing(store);
     racing_writers(store);
     stale_changes(store);
+    engine_claims(store);
+    racing_engine_claims(store);
+}
+
+/// One server at a time holds the engine's move of a ply; its own claim is renewed; a
+/// released or expired claim passes to the next server; a ply the game has passed (or a
+/// finished game) is no one's.
+fn engine_claims(store: &dyn Store) {
+    let id = fresh_id("cl");
+    store.create(&game(&id, &["h3e3"])).unwrap();
+    let minute = Duration::from_secs(60);
+    assert_eq!(
+        store.claim_engine_move(&id, 1, "s1", minute).unwrap(),
+        EngineClaim::Won
+    );
+    match store.claim_engine_move(&id, 1, "s2", minute).unwrap() {
+        EngineClaim::Held { by, remaining } => {
+            assert_eq!(by, "s1");
+            assert!(
+                remaining > Duration::from_secs(50) && remaining <= minute,
+                "{remaining:?}"
+            );
+        }
+        other => panic!("two servers hold the move of ply 1: {other:?}"),
+    }
+    assert_eq!(
+        store.claim_engine_move(&id, 1, "s1", minute).unwrap(),
+        EngineClaim::Won
+    );
+    // Released: free at once (another holder's release changes nothing).
+    store.release_engine_move(&id, 1, "s2").unwrap();
+    assert!(matches!(
+        store.claim_engine_move(&id, 1, "s2", minute).unwrap(),
+        EngineClaim::Held { .. }
+    ));
+    store.release_engine_move(&id, 1, "s1").unwrap();
+    assert_eq!(
+        store.claim_engine_move(&id, 1, "s2", minute).unwrap(),
+        EngineClaim::Won
+    );
+    // Expired: the holder died; the next server takes the move over.
+    store.release_engine_move(&id, 1, "s2").unwrap();
+    let short = Duration::from_millis(30);
+    assert_eq!(
+        store.claim_engine_move(&id, 1, "s1", short).unwrap(),
+        EngineClaim::Won
+    );
+    std::thread::sleep(Duration::from_millis(80));
+    assert_eq!(
+        store.claim_engine_move(&id, 1, "s2", minute).unwrap(),
+        EngineClaim::Won
+    );
+    assert!(matches!(
+        store.claim_engine_move(&id, 1, "s1", minute).unwrap(),
+        EngineClaim::Held { .. }
+    ));
+    // Plies the game is not at, and a finished game: nothing to claim.
+    for ply in [0, 2] {
+        assert_eq!(
+            store.claim_engine_move(&id, ply, "s3", minute).unwrap(),
+            EngineClaim::MovedOn
+        );
+    }
+    let v = version(store, &id);
+    store
+        .push_move(&id, v, 1, &mv("h10g8"), &ends(None))
+        .unwrap();
+    assert_eq!(
+        store.claim_engine_move(&id, 2, "s3", minute).unwrap(),
+        EngineClaim::Won
+    );
+    let v = version(store, &id);
+    let resigned = result("resignation", "second", None);
+    store.set_standing(&id, v, &ends(Some(&resigned))).unwrap();
+    assert_eq!(
+        store.claim_engine_move(&id, 2, "s3", minute).unwrap(),
+        EngineClaim::MovedOn
+    );
+    assert!(matches!(
+        store.claim_engine_move("no-such-game", 0, "s1", minute),
+        Err(StoreError::NotFound(_))
+    ));
+}
+
+/// Eight servers claim the same move at once: exactly one wins, round after round.
+fn racing_engine_claims(store: &dyn Store) {
+    let id = fresh_id("rc");
+    store.create(&game(&id, &[])).unwrap();
+    for round in 0..6 {
+        let barrier = Arc::new(Barrier::new(8));
+        let wins = AtomicUsize::new(0);
+        std::thread::scope(|s| {
+            for t in 0..8 {
+                let (barrier, wins, id) = (barrier.clone(), &wins, &id);
+                s.spawn(move || {
+                    barrier.wait();
+                    let claim = store
+                        .claim_engine_move(id, 0, &format!("s{t}"), Duration::from_secs(60))
+                        .unwrap();
+                    if claim == EngineClaim::Won {
+                        wins.fetch_add(1, Ordering::Relaxed);
+                    }
+                });
+            }
+        });
+        assert_eq!(wins.load(Ordering::Relaxed), 1, "round {round}");
+        for t in 0..8 {
+            store.release_engine_move(&id, 0, &format!("s{t}")).unwrap();
+        }
+    }
 }
 
 fn round_trip(store: &dyn Store) {
@@ -468,7 +579,10 @@ fn postgres_servers_starting_together_set_up_one_schema() {
             )
             .unwrap()
             .get(0);
-        assert_eq!(tables, 3, "round {round}: games, moves, chuhe_schema");
+        assert_eq!(
+            tables, 4,
+            "round {round}: games, moves, engine_claims, chuhe_schema"
+        );
         // Every server works on it.
         let id = fresh_id("tg");
         opened[0].as_ref().unwrap().create(&game(&id, &[])).unwrap();

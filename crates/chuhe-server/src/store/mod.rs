@@ -14,6 +14,8 @@ mod sqlite;
 pub use self::postgres::PostgresStore;
 pub use self::sqlite::SqliteStore;
 
+use std::time::Duration;
+
 use chuhe::Side;
 
 /// Who plays against the game's creator.
@@ -206,6 +208,37 @@ pub trait Store: Send + Sync {
         let _ = changed;
         false
     }
+    /// Claims the engine's move at `ply` of the game for the server `holder` for `lease`
+    /// (one transaction): won when the game still has exactly `ply` moves and no result and
+    /// no other server holds an unexpired claim on that ply, so that of several servers
+    /// holding the game one searches; a claim whose holder died expires and another server
+    /// takes the move over.
+    fn claim_engine_move(
+        &self,
+        id: &str,
+        ply: usize,
+        holder: &str,
+        lease: Duration,
+    ) -> Result<EngineClaim, StoreError>;
+    /// Gives up `holder`'s claim on the engine's move at `ply` (its move is stored, or it
+    /// has none): the next claim need not wait for the lease.
+    fn release_engine_move(&self, id: &str, ply: usize, holder: &str) -> Result<(), StoreError>;
+}
+
+/// The answer to [`Store::claim_engine_move`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineClaim {
+    /// This server searches the move.
+    Won,
+    /// The game has moved on (another server stored the move, or the game ended).
+    MovedOn,
+    /// Another server does, for up to `remaining` more.
+    Held {
+        /// The server holding the claim.
+        by: String,
+        /// How long until its claim expires.
+        remaining: Duration,
+    },
 }
 
 /// What [`Store::watch_changes`] calls: `Some((game id, version))` for a change, `None` to
@@ -214,6 +247,45 @@ pub type ChangeWatcher = Box<dyn Fn(Option<(&str, i64)>) -> bool + Send>;
 
 /// The PostgreSQL channel on which every committed change is announced as `ID VERSION`.
 pub const CHANGES_CHANNEL: &str = "chuhe_games";
+
+/// The claims table's schema step (the same SQL on SQLite and PostgreSQL): one row per game
+/// whose engine move a server has claimed.
+pub(crate) const ENGINE_CLAIMS: &str = "CREATE TABLE IF NOT EXISTS engine_claims (\
+    game_id TEXT PRIMARY KEY REFERENCES games (id), \
+    ply BIGINT NOT NULL, \
+    holder TEXT NOT NULL, \
+    until_ms BIGINT NOT NULL);";
+
+/// The claim upsert shared by both stores (`$1` game, `$2` ply, `$3` holder, `$4` the
+/// database's time in ms, `$5` the lease in ms; numbered in order of first use, which is how
+/// SQLite numbers them): it takes the row over when it is for another ply, is
+/// this holder's own, or has expired, and returns the holder then; no row when another
+/// server's claim stands.
+pub(crate) const CLAIM_UPSERT: &str = "INSERT INTO engine_claims (game_id, ply, holder, until_ms) \
+     VALUES ($1, $2, $3, CAST($4 AS BIGINT) + CAST($5 AS BIGINT)) \
+     ON CONFLICT (game_id) DO UPDATE SET ply = excluded.ply, holder = excluded.holder, \
+     until_ms = excluded.until_ms \
+     WHERE engine_claims.ply <> excluded.ply OR engine_claims.holder = excluded.holder \
+     OR engine_claims.until_ms < $4 \
+     RETURNING holder";
+
+/// The claim standing against a lost [`CLAIM_UPSERT`]: `(holder, until_ms)` read at `now_ms`.
+pub(crate) fn held_claim(holder: String, until_ms: i64, now_ms: i64) -> EngineClaim {
+    EngineClaim::Held {
+        by: holder,
+        remaining: Duration::from_millis(until_ms.saturating_sub(now_ms).max(0) as u64),
+    }
+}
+
+/// Whether a game with `moves` moves and `status` still waits for the move at `ply`.
+pub(crate) fn waits_for(ply: usize, moves: i64, status: Option<&str>) -> bool {
+    usize::try_from(moves) == Ok(ply) && status.is_none()
+}
+
+/// A lease in whole milliseconds for the database.
+pub(crate) fn lease_ms(lease: Duration) -> i64 {
+    i64::try_from(lease.as_millis()).unwrap_or(i64::MAX / 4)
+}
 
 /// Refuses a change made on `expected` when the game is at `found`.
 fn check_version(id: &str, expected: i64, found: i64) -> Result<(), StoreError> {

@@ -9,7 +9,8 @@ use postgres::{Client, NoTls, Transaction};
 
 use super::{
     check_version, clock_of, draw_offer_of, millis, now_ms, opponent_columns, opponent_of,
-    result_of, side_of, GameSummary, Standing, Store, StoreError, StoredGame, StoredMove,
+    result_of, side_of, EngineClaim, GameSummary, Standing, Store, StoreError, StoredGame,
+    StoredMove,
 };
 
 /// The schema's steps: step `i` brings a database from version `i` to `i + 1` (a database
@@ -19,6 +20,7 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE games ADD COLUMN IF NOT EXISTS record_info TEXT;",
     "ALTER TABLE games ADD COLUMN IF NOT EXISTS version BIGINT NOT NULL DEFAULT 0; \
      ALTER TABLE games ADD COLUMN IF NOT EXISTS draw_offer TEXT;",
+    super::ENGINE_CLAIMS,
 ];
 
 /// The key of the advisory lock under which the schema is changed.
@@ -511,6 +513,73 @@ impl Store for PostgresStore {
             begin_change(&mut tx, id, version)?;
             finish_change(&mut tx, id, standing)?;
             tx.commit().map_err(backend)
+        })
+    }
+
+    fn claim_engine_move(
+        &self,
+        id: &str,
+        ply: usize,
+        holder: &str,
+        lease: Duration,
+    ) -> Result<EngineClaim, StoreError> {
+        self.run(|client| {
+            // The database's clock, so that servers whose clocks differ agree on expiry.
+            let mut tx = client.transaction().map_err(backend)?;
+            // The game's row lock orders the claim with the moves being stored (a move's
+            // transaction holds it too): the count below, read after it, is the latest.
+            let Some(status) = tx
+                .query_opt("SELECT status FROM games WHERE id = $1 FOR UPDATE", &[&id])
+                .map_err(backend)?
+            else {
+                return Err(StoreError::NotFound(id.to_string()));
+            };
+            let moves: i64 = tx
+                .query_one("SELECT COUNT(*) FROM moves WHERE game_id = $1", &[&id])
+                .map_err(backend)?
+                .get(0);
+            if !super::waits_for(ply, moves, status.get(0)) {
+                return Ok(EngineClaim::MovedOn);
+            }
+            let now: i64 = tx
+                .query_one(
+                    "SELECT (extract(epoch FROM clock_timestamp()) * 1000)::BIGINT",
+                    &[],
+                )
+                .map_err(backend)?
+                .get(0);
+            let won = tx
+                .query_opt(
+                    super::CLAIM_UPSERT,
+                    &[&id, &(ply as i64), &holder, &now, &super::lease_ms(lease)],
+                )
+                .map_err(backend)?;
+            let claim = match won {
+                Some(_) => EngineClaim::Won,
+                None => {
+                    let row = tx
+                        .query_one(
+                            "SELECT holder, until_ms FROM engine_claims WHERE game_id = $1",
+                            &[&id],
+                        )
+                        .map_err(backend)?;
+                    super::held_claim(row.get(0), row.get(1), now)
+                }
+            };
+            tx.commit().map_err(backend)?;
+            Ok(claim)
+        })
+    }
+
+    fn release_engine_move(&self, id: &str, ply: usize, holder: &str) -> Result<(), StoreError> {
+        self.run(|client| {
+            client
+                .execute(
+                    "DELETE FROM engine_claims WHERE game_id = $1 AND ply = $2 AND holder = $3",
+                    &[&id, &(ply as i64), &holder],
+                )
+                .map_err(backend)?;
+            Ok(())
         })
     }
 

@@ -2,12 +2,14 @@
 //! survives the process being killed and the machine losing power).
 
 use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
 
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 
 use super::{
     check_version, clock_of, draw_offer_of, millis, now_ms, opponent_columns, opponent_of,
-    result_of, side_of, GameSummary, Standing, Store, StoreError, StoredGame, StoredMove,
+    result_of, side_of, EngineClaim, GameSummary, Standing, Store, StoreError, StoredGame,
+    StoredMove,
 };
 
 /// The schema's steps: step `i` brings a database from version `i` to `i + 1` (a database
@@ -17,6 +19,7 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE games ADD COLUMN record_info TEXT;",
     "ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0; \
      ALTER TABLE games ADD COLUMN draw_offer TEXT;",
+    super::ENGINE_CLAIMS,
 ];
 
 const SCHEMA_1: &str = "
@@ -329,6 +332,66 @@ impl Store for SqliteStore {
         begin_change(&tx, id, version)?;
         finish_change(&tx, id, standing)?;
         tx.commit().map_err(backend)
+    }
+
+    fn claim_engine_move(
+        &self,
+        id: &str,
+        ply: usize,
+        holder: &str,
+        lease: Duration,
+    ) -> Result<EngineClaim, StoreError> {
+        let mut conn = self.connection();
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(backend)?;
+        let (moves, status): (i64, Option<String>) = tx
+            .query_row(
+                "SELECT (SELECT COUNT(*) FROM moves WHERE game_id = ?1), status \
+                 FROM games WHERE id = ?1",
+                [id],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()
+            .map_err(backend)?
+            .ok_or_else(|| StoreError::NotFound(id.to_string()))?;
+        if !super::waits_for(ply, moves, status.as_deref()) {
+            return Ok(EngineClaim::MovedOn);
+        }
+        let now = now_ms();
+        let won: Option<String> = tx
+            .query_row(
+                super::CLAIM_UPSERT,
+                params![id, ply as i64, holder, now, super::lease_ms(lease)],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(backend)?;
+        let claim = match won {
+            Some(_) => EngineClaim::Won,
+            None => {
+                let (by, until): (String, i64) = tx
+                    .query_row(
+                        "SELECT holder, until_ms FROM engine_claims WHERE game_id = ?1",
+                        [id],
+                        |r| Ok((r.get(0)?, r.get(1)?)),
+                    )
+                    .map_err(backend)?;
+                super::held_claim(by, until, now)
+            }
+        };
+        tx.commit().map_err(backend)?;
+        Ok(claim)
+    }
+
+    fn release_engine_move(&self, id: &str, ply: usize, holder: &str) -> Result<(), StoreError> {
+        self.connection()
+            .execute(
+                "DELETE FROM engine_claims WHERE game_id = ?1 AND ply = ?2 AND holder = ?3",
+                params![id, ply as i64, holder],
+            )
+            .map_err(backend)?;
+        Ok(())
     }
 
     fn version(&self, id: &str) -> Result<Option<i64>, StoreError> {

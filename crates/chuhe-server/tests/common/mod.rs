@@ -12,6 +12,8 @@ pub struct TestServer {
     pub base: String,
     /// The address it listens on.
     pub addr: SocketAddr,
+    /// Its games.
+    pub hub: Arc<Hub>,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
@@ -29,19 +31,22 @@ impl TestServer {
                 .unwrap();
             runtime.block_on(async move {
                 let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-                addr_tx.send(listener.local_addr().unwrap()).unwrap();
                 let hub = Hub::new(store, options);
+                addr_tx
+                    .send((listener.local_addr().unwrap(), hub.clone()))
+                    .unwrap();
                 tokio::select! {
-                    _ = axum::serve(listener, api::router(hub)) => {}
+                    _ = axum::serve(listener, api::service(hub)) => {}
                     _ = stopped => {}
                 }
             });
             runtime.shutdown_background();
         });
-        let addr = addr_rx.recv().unwrap();
+        let (addr, hub) = addr_rx.recv().unwrap();
         TestServer {
             base: format!("http://{addr}"),
             addr,
+            hub,
             stop: Some(stop),
             thread: Some(thread),
         }
