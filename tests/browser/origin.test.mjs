@@ -7,6 +7,10 @@
 // pages to a server that names the attacker's origin with --allowed-origin, where they
 // succeed: the refusals are the origin check's, not attacks that could never have worked.
 //
+// (Cookies do not keep ports apart: the browser sends the player's chuhe cookie to the
+// attacker's port too (the resignation test checks it). A server that shares its host name with
+// other services shares its players' tokens with them; give chuhe a host name of its own.)
+//
 // Run with scripts/browser-test. Screenshots go to artifacts/ beside this file.
 
 import { test } from "node:test";
@@ -23,7 +27,9 @@ import { clickMove, createGame, movesShown, myMove, session, shot, state, world 
  */
 async function attackerSite(t) {
   const pages = new Map();
+  const cookies = [];
   const server = http.createServer((request, response) => {
+    if (request.headers.cookie) cookies.push(request.headers.cookie);
     const html = pages.get(new URL(request.url, "http://attacker").pathname);
     if (html === undefined) {
       response.writeHead(404, { "Content-Type": "text/plain" });
@@ -45,6 +51,8 @@ async function attackerSite(t) {
   let served = 0;
   return {
     origin,
+    /** The Cookie headers the site received. */
+    cookies,
     serve(html) {
       const at = `/attack-${++served}`;
       pages.set(at, `<!doctype html><meta charset="utf-8"><title>not chuhe</title><body>${html}</body>`);
@@ -86,6 +94,18 @@ async function openAttack(s, page, url) {
   const attack = await attackerTab(s, page);
   await attack.goto(url);
   return attack;
+}
+
+/**
+ * Waits until `check()` is true (what the browser reports comes by events, a moment after
+ * the page's own view of it); fails saying `what` after 5 s.
+ */
+async function eventually(check, what) {
+  const until = Date.now() + 5000;
+  while (!check()) {
+    assert.ok(Date.now() < until, typeof what === "function" ? what() : what);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
 }
 
 /** The attack pages: each sets `window.attack` to a promise of what it saw. */
@@ -145,6 +165,7 @@ function assertSentWithCookie(headers, { origin, id }) {
  */
 async function assertAnswer(attack, response, { status, origin, id }) {
   assert.equal(response.status(), status, `${response.request().method()} ${response.url()}`);
+  await eventually(() => attack.sent(response.url()).length > 0, `no headers reported for ${response.url()}`);
   assertSentWithCookie(attack.sent(response.url()).at(-1), { origin, id });
 }
 
@@ -185,10 +206,11 @@ test("another origin cannot move through the game's WebSocket: the handshake is 
   const socketUrl = `${s.url.replace(/^http/, "ws")}/api/games/${id}/ws`;
   // (The handshake's headers as reported lack the cookie, which the network stack adds later;
   // the last test shows that the same page's socket does carry it.)
-  assert.equal(attack.handshakes(socketUrl).at(-1)?.origin, site.origin, "the handshake names the attacker's origin");
-  assert.ok(
-    attack.console.some((line) => /WebSocket connection to .*\/api\/games\/.*\/ws' failed.*403/.test(line)),
-    `the browser reports the 403: ${attack.console.join(" | ")}`,
+  await eventually(() => attack.handshakes(socketUrl).length > 0, "no handshake reported");
+  assert.equal(attack.handshakes(socketUrl).at(-1).origin, site.origin, "the handshake names the attacker's origin");
+  await eventually(
+    () => attack.console.some((line) => /WebSocket connection to .*\/api\/games\/.*\/ws' failed.*403/.test(line)),
+    () => `the browser reports the 403: ${attack.console.join(" | ")}`,
   );
   // The same message from a socket the player's page opens (its own origin) would be a move:
   // none was made.
@@ -221,6 +243,11 @@ test("another origin cannot resign: an auto-submitted form and a no-cors fetch g
   await attack.goto(site.serve(pages.form(resign)));
   await assertAnswer(attack, await response, { status: 403, origin: site.origin, id });
   await refusalShown(attack, resign);
+  // The attacker's own server received the player's cookie for chuhe as well.
+  assert.ok(
+    site.cookies.some((c) => new RegExp(`(^|; )chuhe_${id}=`).test(c)),
+    `cookies do not keep ports apart: ${site.cookies.join(" | ")}`,
+  );
   await shot(attack, "h-2-foreign-form-resign-refused");
 
   const after = await state(player);
@@ -287,15 +314,14 @@ test("another origin cannot frame the game page (frame-ancestors 'none', X-Frame
   const frameOf = async (selector) => (await attack.locator(selector).elementHandle()).contentFrame();
   const ownFrame = await frameOf("iframe#own");
   await ownFrame.locator("#own").waitFor();
-  await attack.waitForFunction(() => true); // the frames have settled below
   const gameFrame = await frameOf("iframe#game");
-  await gameFrame.waitForLoadState("load").catch(() => {});
+  await eventually(
+    () => attack.console.some((line) => /frame-ancestors 'none'/.test(line)),
+    () => `the browser says why it refused the frame: ${attack.console.join(" | ")}`,
+  );
+  await gameFrame.waitForLoadState("load");
   assert.ok(!gameFrame.url().startsWith(s.url), `the game frame did not load the game: ${gameFrame.url()}`);
   assert.equal(await gameFrame.locator("#board").count(), 0, "no board in the frame");
-  assert.ok(
-    attack.console.some((line) => /frame-ancestors 'none'/.test(line)),
-    `the browser says why: ${attack.console.join(" | ")}`,
-  );
   await shot(attack, "h-3-foreign-frame-refused");
   await s.finish();
 });
