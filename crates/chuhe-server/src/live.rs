@@ -165,6 +165,11 @@ fn side_name(side: Side) -> &'static str {
     }
 }
 
+/// The notice that `side` declined the other's draw offer.
+fn declined_text(side: Side) -> String {
+    format!("{} declined the draw", side_name(side))
+}
+
 impl LiveGame {
     /// The game of a stored record, its moves replayed (a move the rules refuse means the
     /// record was damaged: an error, nothing guessed).
@@ -232,6 +237,16 @@ impl LiveGame {
         fresh.thinking = self.thinking && same_moves;
         fresh.engine_score = self.engine_score;
         fresh.abort_after = self.abort_after;
+        // The notice is not stored: a draw offer seen here that another server's copy has
+        // since dropped, with no move and no result, was declined there; say so here too.
+        if let (true, Some(offerer), None, false) = (
+            same_turn,
+            self.draw_offer,
+            fresh.draw_offer,
+            fresh.is_over(),
+        ) {
+            fresh.notice = Some(declined_text(!offerer));
+        }
         fresh.turn_since = if same_turn {
             self.turn_since
         } else {
@@ -631,7 +646,7 @@ impl LiveGame {
                     return self.declare(Outcome::draw(Status::Agreement), store);
                 }
                 self.write_standing(store, &Standing::default())?;
-                self.notice = Some(format!("{} declined the draw", side_name(side)));
+                self.notice = Some(declined_text(side));
                 self.changed();
                 Ok(())
             }

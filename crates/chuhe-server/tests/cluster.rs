@@ -93,6 +93,7 @@ fn scenarios(s1: &Server, s2: &Server, db: &dyn store::Store) {
     players_on_different_servers(s1, s2);
     a_resignation_on_one_server_ends_the_game_on_the_other(s1, s2, db);
     draw_offers_cross_servers(s1, s2);
+    a_draw_declined_on_one_server_is_told_on_the_other(s1, s2);
     a_take_back_on_one_server_shows_on_the_other(s1, s2);
     racing_changes_never_both_win(s1, s2, db);
     an_engine_move_is_searched_by_one_server(s1, s2);
@@ -233,6 +234,32 @@ fn draw_offers_cross_servers(s1: &Server, s2: &Server) {
     let (status, body) = s2.post(&draw, &black, json!({"action": "accept"}));
     assert_eq!(status, 200, "{body}");
     assert_eq!(s1.state(&id)["result"]["status"], "agreement");
+}
+
+/// Red offers a draw on S1, Black declines it on S2: S1 (where Red watches) says that the
+/// offer was declined, as S2 does, not only that it is gone.
+fn a_draw_declined_on_one_server_is_told_on_the_other(s1: &Server, s2: &Server) {
+    let (id, red, black) = friend_game(s1);
+    let draw = format!("/api/games/{id}/draw");
+    let (status, body) = s1.post(&draw, &red, json!({"action": "offer"}));
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(s2.state(&id)["draw_offer"], "first");
+    let (status, body) = s2.post(&draw, &black, json!({"action": "decline"}));
+    assert_eq!(status, 200, "{body}");
+    let told = "second (North/Black) declined the draw";
+    assert_eq!(body["notice"], told, "{body}");
+    let seen = s1.state(&id);
+    assert_eq!(seen["draw_offer"], Value::Null, "{seen}");
+    assert_eq!(seen["notice"], told, "{seen}");
+    // The notice goes with the next move, on both servers.
+    let (status, body) = s1.post(
+        &format!("/api/games/{id}/move"),
+        &red,
+        json!({"move": "h3e3"}),
+    );
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(s1.state(&id)["notice"], Value::Null);
+    assert_eq!(s2.state(&id)["notice"], Value::Null);
 }
 
 /// An engine game: a take-back on S1 is what S2 shows next.
