@@ -63,13 +63,7 @@ struct Refused {
 /// The games of a record file, in order.
 enum Source {
     Pgn(chuhe::pgn::Games<Box<dyn BufRead>>),
-    Pcn {
-        text: String,
-        /// Byte offset of the next record.
-        offset: usize,
-        index: usize,
-        done: bool,
-    },
+    Pcn(chuhe::record_stream::RecordTexts<Box<dyn BufRead>>),
 }
 
 impl Source {
@@ -92,15 +86,7 @@ impl Source {
         if !is_pcn {
             return Ok(Source::Pgn(chuhe::pgn::games(reader)));
         }
-        let mut text = String::new();
-        reader.read_to_string(&mut text).map_err(failed)?;
-        let offset = if text.starts_with('\u{feff}') { 3 } else { 0 };
-        Ok(Source::Pcn {
-            text,
-            offset,
-            index: 0,
-            done: false,
-        })
+        Ok(Source::Pcn(chuhe::record_stream::texts(reader)))
     }
 
     /// The next game (`index` from 1): read, refused, or skipped unread when `wanted` says
@@ -128,93 +114,69 @@ impl Source {
                     }
                 }
             }
-            Source::Pcn {
-                text,
-                offset,
-                index,
-                done,
-            } => {
-                if *done {
-                    return None;
-                }
-                let rest = &text[*offset..];
-                let start = *offset + (rest.len() - rest.trim_start().len());
-                if start == text.len() {
-                    *done = true;
-                    if *index == 0 {
-                        return Some((
-                            1,
-                            Err(Refused {
-                                game: 1,
-                                line: 1,
-                                column: 1,
-                                message: "PCN: the text holds no record".into(),
-                            }),
-                        ));
+            Source::Pcn(records) => {
+                let record = match records.next()? {
+                    Ok(record) => record,
+                    Err(e) => {
+                        let refused = Refused {
+                            game: e.index,
+                            line: e.line,
+                            column: e.column,
+                            message: e.message,
+                        };
+                        return Some((e.index, Err(refused)));
                     }
-                    return None;
-                }
-                *index += 1;
-                let (line, column) = line_column(text, start);
-                let mut values = serde_json::Deserializer::from_str(&text[start..])
-                    .into_iter::<serde_json::Value>();
-                let refuse = |line: usize, column: usize, message: String| Refused {
-                    game: *index,
-                    line,
-                    column,
-                    message,
                 };
-                match values.next() {
-                    Some(Ok(_)) => {
-                        let end = start + values.byte_offset();
-                        *offset = end;
-                        if !wanted(*index) {
-                            return Some((*index, Ok(None)));
-                        }
-                        let read = Pcn::from_json(&text[start..end])
-                            .map_err(|e| e.to_string())
-                            .and_then(|pcn| {
-                                chuhe::record::game_of(&pcn)
-                                    .map(|_| pcn)
-                                    .map_err(|e| e.to_string())
-                            })
-                            .map(|pcn| Some(Item::Pcn(Box::new(pcn), line)))
-                            .map_err(|m| refuse(line, column, m));
-                        Some((*index, read))
-                    }
-                    Some(Err(e)) => {
-                        // A JSON error ends the file: nothing after it can be found.
-                        *done = true;
-                        let (el, ec) = (e.line(), e.column());
-                        let at_line = line + el - 1;
-                        let at_column = if el == 1 { column + ec - 1 } else { ec };
-                        // serde_json places the error in this record's text: say where
-                        // it is in the file.
-                        let text = e.to_string();
-                        let what = text.rsplit_once(" at line ").map_or(&*text, |(w, _)| w);
-                        let message =
-                            format!("invalid PCN: {what} at line {at_line} column {at_column}");
-                        Some((*index, Err(refuse(at_line, at_column, message))))
-                    }
-                    None => {
-                        *done = true;
-                        None
-                    }
+                let (index, line, column) = (record.index, record.line, record.column);
+                if !wanted(index) {
+                    return Some((index, Ok(None)));
                 }
+                let read = Pcn::from_json(&record.text)
+                    .map_err(|e| pcn_refusal(&e, index, line, column))
+                    .and_then(|pcn| {
+                        chuhe::record::game_of(&pcn)
+                            .map(|_| pcn)
+                            .map_err(|e| Refused {
+                                game: index,
+                                line,
+                                column,
+                                message: e.to_string(),
+                            })
+                    })
+                    .map(|pcn| Some(Item::Pcn(Box::new(pcn), line)));
+                Some((index, read))
             }
         }
     }
 }
 
-/// Line and column (from 1, in characters) of a byte offset.
-fn line_column(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset];
-    let line = before.matches('\n').count() + 1;
-    let column = before[before.rfind('\n').map_or(0, |i| i + 1)..]
-        .chars()
-        .count()
-        + 1;
-    (line, column)
+/// A record refused by the PCN reader, placed in the file: a JSON error's line and column
+/// are counted from the record's start (`line`, `column`) by serde_json.
+fn pcn_refusal(
+    e: &chuhe::notation::pcn::PcnError,
+    game: usize,
+    line: usize,
+    column: usize,
+) -> Refused {
+    if let chuhe::notation::pcn::PcnError::Json(json) = e {
+        let (el, ec) = (json.line(), json.column());
+        let at_line = line + el.max(1) - 1;
+        let at_column = if el <= 1 { column + ec.max(1) - 1 } else { ec };
+        let text = json.to_string();
+        let what = text.rsplit_once(" at line ").map_or(&*text, |(w, _)| w);
+        return Refused {
+            game,
+            line: at_line,
+            column: at_column,
+            message: format!("invalid PCN: {what} at line {at_line} column {at_column}"),
+        };
+    }
+    Refused {
+        game,
+        line,
+        column,
+        message: e.to_string(),
+    }
 }
 
 /// The PCN record of a game read.

@@ -298,7 +298,8 @@ fn several_pcn_records_in_one_file_are_read_in_turn() {
     let line = one.lines().count() + two.lines().count() + 1;
     assert!(
         r.stderr.contains(&format!(
-            "{path}: game 3, line {line}, column 1: invalid PCN"
+            "{path}: game 3, line {line}, column 11: invalid PCN: invalid type: integer `1`, \
+             expected a string at line {line} column 11"
         )),
         "{}",
         r.stderr

@@ -56,6 +56,7 @@ mod movelist;
 pub mod perft;
 pub mod pgn;
 pub mod record;
+pub mod record_stream;
 #[cfg(feature = "serde")]
 mod serde_impls;
 mod setup_error;

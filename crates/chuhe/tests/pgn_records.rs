@@ -336,26 +336,36 @@ fn every_game_of_a_file_is_read_and_refusals_say_where() {
     assert_eq!(games[3].as_ref().unwrap().game.moves_uci(), ["h3e3"]);
 }
 
-/// A reader that makes `count` short games as it is read, never holding the whole text.
-struct GeneratedGames {
+/// A reader of `count` generated game texts (the `n`-th, from 1, made by `make(n)`), never
+/// all in memory.
+struct GeneratedGames<F> {
     count: usize,
     made: usize,
+    make: F,
     buffer: Vec<u8>,
     at: usize,
 }
 
-impl std::io::Read for GeneratedGames {
+impl<F: FnMut(usize) -> String> GeneratedGames<F> {
+    fn new(count: usize, make: F) -> std::io::BufReader<Self> {
+        std::io::BufReader::new(GeneratedGames {
+            count,
+            made: 0,
+            make,
+            buffer: Vec::new(),
+            at: 0,
+        })
+    }
+}
+
+impl<F: FnMut(usize) -> String> std::io::Read for GeneratedGames<F> {
     fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
         if self.at == self.buffer.len() {
             if self.made == self.count {
                 return Ok(0);
             }
             self.made += 1;
-            self.buffer = format!(
-                "[Event \"game {}\"]\n[Result \"1-0\"]\n\n1. Che3 Hg8 2. Hg3 1-0\n\n",
-                self.made
-            )
-            .into_bytes();
+            self.buffer = (self.make)(self.made).into_bytes();
             self.at = 0;
         }
         let n = out.len().min(self.buffer.len() - self.at);
@@ -367,17 +377,34 @@ impl std::io::Read for GeneratedGames {
 
 #[test]
 fn a_hundred_thousand_games_stream_through() {
-    let reader = std::io::BufReader::new(GeneratedGames {
-        count: 100_000,
-        made: 0,
-        buffer: Vec::new(),
-        at: 0,
+    let reader = GeneratedGames::new(100_000, |n| {
+        format!("[Event \"game {n}\"]\n[Result \"1-0\"]\n\n1. Che3 Hg8 2. Hg3 1-0\n\n")
     });
     let mut read = 0;
     for (i, game) in pgn::games(reader).enumerate() {
         let game = game.unwrap();
         assert_eq!(game.line, 5 * i + 1);
         assert_eq!(game.game.plies(), 3);
+        read += 1;
+    }
+    assert_eq!(read, 100_000);
+}
+
+#[test]
+fn a_hundred_thousand_pcn_records_stream_through() {
+    let reader = GeneratedGames::new(100_000, |n| {
+        format!(
+            "{{\"meta\": {{\"game\": \"xiangqi\", \"event\": \"game {n}\"}},\n \
+             \"setup\": \"rheag^aehr/9/1c5c1/s1s1s1s1s/9/9/S1S1S1S1S/1C5C1/9/RHEAG^AEHR / X/x\",\n \
+             \"moves\": [[\"h3-e3\", 1.5], [\"h10-g8\", 0.5], [\"h1-g3\", 2]]}}\n"
+        )
+    });
+    let mut read = 0;
+    for (i, text) in chuhe::record_stream::texts(reader).enumerate() {
+        let text = text.unwrap();
+        assert_eq!((text.index, text.line, text.column), (i + 1, 3 * i + 1, 1));
+        let game = chuhe::record::read(&text.text).unwrap();
+        assert_eq!(game.plies(), 3);
         read += 1;
     }
     assert_eq!(read, 100_000);
