@@ -13,6 +13,7 @@ mod common;
 
 /// A server on a loopback port, in its own runtime; dropping it stops it abruptly.
 type Server = common::TestServer;
+use common::TempDb;
 
 impl common::TestServer {
     /// A server on the SQLite file `db`, opened without its one-process lock: a test may
@@ -29,38 +30,6 @@ impl common::TestServer {
                 ..HubOptions::default()
             },
         )
-    }
-}
-
-/// A database file in the temporary directory, removed (with its WAL files) when dropped.
-struct TempDb(String);
-
-impl TempDb {
-    fn new(tag: &str) -> TempDb {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_nanos();
-        let path = std::env::temp_dir().join(format!(
-            "chuhe-api-{tag}-{}-{nanos}.sqlite3",
-            std::process::id()
-        ));
-        TempDb(path.display().to_string())
-    }
-}
-
-impl std::ops::Deref for TempDb {
-    type Target = str;
-    fn deref(&self) -> &str {
-        &self.0
-    }
-}
-
-impl Drop for TempDb {
-    fn drop(&mut self) {
-        for ext in ["", "-wal", "-shm", "-lock"] {
-            let _ = std::fs::remove_file(format!("{}{ext}", self.0));
-        }
     }
 }
 

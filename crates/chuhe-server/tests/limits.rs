@@ -10,18 +10,10 @@ use serde_json::{json, Value};
 #[allow(dead_code)]
 mod common;
 
-use common::TestServer;
+use common::{TempDb, TestServer};
 
-fn temp_store(tag: &str) -> Arc<dyn store::Store> {
-    let path = std::env::temp_dir().join(format!(
-        "chuhe-limits-{tag}-{}-{}.sqlite3",
-        std::process::id(),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_nanos()
-    ));
-    Arc::new(store::SqliteStore::open(&path.display().to_string()).unwrap())
+fn store_at(db: &TempDb) -> Arc<dyn store::Store> {
+    Arc::new(store::SqliteStore::open(db).unwrap())
 }
 
 /// Sends `request` with `body`: the status, the `Retry-After` header and the JSON body.
@@ -61,8 +53,9 @@ fn wait_for_games_in_memory(server: &TestServer, n: usize, within: Duration) {
 
 #[test]
 fn idle_games_leave_memory_and_come_back_from_the_database() {
+    let db = TempDb::new("idle");
     let server = TestServer::with_options(
-        temp_store("idle"),
+        store_at(&db),
         HubOptions {
             idle_after: Duration::from_millis(200),
             ..HubOptions::default()
@@ -106,8 +99,9 @@ fn idle_games_leave_memory_and_come_back_from_the_database() {
 
 #[test]
 fn one_client_creates_at_most_so_many_games_a_minute() {
+    let db = TempDb::new("create");
     let server = TestServer::with_options(
-        temp_store("create"),
+        store_at(&db),
         HubOptions {
             games_per_minute: 3,
             ..HubOptions::default()
@@ -138,8 +132,9 @@ fn one_client_creates_at_most_so_many_games_a_minute() {
 
 #[test]
 fn behind_a_balancer_clients_are_counted_by_x_forwarded_for() {
+    let db = TempDb::new("forwarded");
     let server = TestServer::with_options(
-        temp_store("forwarded"),
+        store_at(&db),
         HubOptions {
             games_per_minute: 2,
             trust_forwarded_for: true,

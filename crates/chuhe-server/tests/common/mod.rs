@@ -68,3 +68,36 @@ impl Drop for TestServer {
         }
     }
 }
+
+/// A database file in the temporary directory, removed (with its WAL files) when dropped.
+pub struct TempDb(String);
+
+impl TempDb {
+    /// A fresh path named after `tag`.
+    pub fn new(tag: &str) -> TempDb {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos();
+        let path = std::env::temp_dir().join(format!(
+            "chuhe-test-{tag}-{}-{nanos}.sqlite3",
+            std::process::id()
+        ));
+        TempDb(path.display().to_string())
+    }
+}
+
+impl std::ops::Deref for TempDb {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Drop for TempDb {
+    fn drop(&mut self) {
+        for ext in ["", "-wal", "-shm", "-lock"] {
+            let _ = std::fs::remove_file(format!("{}{ext}", self.0));
+        }
+    }
+}
