@@ -2,8 +2,9 @@
 //! balancer and PostgreSQL, and kills and restarts them while this plays).
 //!
 //! `scale_out play --balancer http://HOST:PORT --out FILE [--games N] [--workers N]
-//! [--plies N] [--seed N] [--progress FILE]`: plays N games through the balancer, W at a time
-//! (friend games and games against the engine at level 0, Xiangqi and Xiongqi), with random
+//! [--plies N] [--engine-percent P] [--seed N] [--progress FILE]`: plays N games through the
+//! balancer, W at a time (friend games and, P % of them (default 25), games against the engine
+//! at level 0; Xiangqi and Xiongqi), with random
 //! legal moves, draw offers accepted and declined, resignations and take-backs, each action
 //! sent over HTTP or over the game's WebSocket in turn. The client keeps its own copy of each
 //! game (replayed with the chuhe library) and changes it only on an acknowledgement (a 2xx
@@ -49,7 +50,7 @@ fn main() -> ExitCode {
         Some("check") => Options::parse(&args[1..]).and_then(|o| check(&o)),
         _ => Err(
             "usage: scale_out play --balancer URL --out FILE [--games N] [--workers N] \
-                  [--plies N] [--seed N] [--progress FILE] | scale_out check --db URL \
+                  [--plies N] [--engine-percent P] [--seed N] [--progress FILE] | scale_out check --db URL \
                   --servers URL,URL --expected FILE"
                 .into(),
         ),
@@ -283,6 +284,8 @@ struct Shared {
     finished: AtomicUsize,
     games: usize,
     plies: usize,
+    /// The share of games against the engine, in percent.
+    engine_percent: u64,
     seed: u64,
     progress: Option<String>,
 }
@@ -334,6 +337,7 @@ fn play(options: &Options) -> Result<bool, String> {
         finished: AtomicUsize::new(0),
         games: options.number("games", 200)? as usize,
         plies: options.number("plies", 30)?.max(4) as usize,
+        engine_percent: options.number("engine-percent", 25)?.min(100),
         seed: options.number("seed", 1)?,
         progress: options.0.get("progress").cloned(),
     };
@@ -356,6 +360,7 @@ fn play(options: &Options) -> Result<bool, String> {
     let summary = json!({
         "games": shared.games,
         "workers": workers,
+        "engine_percent": shared.engine_percent,
         "seconds": (wall * 100.0).round() / 100.0,
         "moves_acked": moves,
         "moves_per_s": (moves as f64 / wall).round(),
@@ -449,7 +454,7 @@ impl<'a> Table<'a> {
         } else {
             GameKind::Xiongqi
         };
-        let engine = rng.gen_bool(0.25);
+        let engine = rng.gen_range(0..100) < shared.engine_percent;
         let creator = if engine && rng.gen_bool(0.5) {
             Side::Second
         } else {
