@@ -40,18 +40,23 @@ impl CommitCutter {
                     continue;
                 };
                 let swallow = Arc::new(AtomicBool::new(false));
+                let answered = Arc::new(AtomicBool::new(false));
                 // The database's answers, unless this connection's COMMIT is being cut.
-                let (mut from, mut to, quiet) = (
+                let (mut from, mut to, quiet, seen) = (
                     server.try_clone().unwrap(),
                     client.try_clone().unwrap(),
                     swallow.clone(),
+                    answered.clone(),
                 );
                 std::thread::spawn(move || {
                     let mut buf = [0u8; 16 * 1024];
                     while let Ok(n) = from.read(&mut buf) {
-                        if n == 0
-                            || (!quiet.load(Ordering::SeqCst) && to.write_all(&buf[..n]).is_err())
-                        {
+                        if n == 0 {
+                            break;
+                        }
+                        if quiet.load(Ordering::SeqCst) {
+                            seen.store(true, Ordering::SeqCst);
+                        } else if to.write_all(&buf[..n]).is_err() {
                             break;
                         }
                     }
@@ -75,7 +80,12 @@ impl CommitCutter {
                         }
                         if cut {
                             // The database commits and answers; the answer is dropped.
-                            std::thread::sleep(Duration::from_millis(300));
+                            let start = Instant::now();
+                            while !answered.load(Ordering::SeqCst)
+                                && start.elapsed() < Duration::from_secs(10)
+                            {
+                                std::thread::sleep(Duration::from_millis(5));
+                            }
                             cuts.fetch_add(1, Ordering::SeqCst);
                             let _ = from.shutdown(Shutdown::Both);
                             let _ = to.shutdown(Shutdown::Both);
