@@ -93,6 +93,18 @@ impl From<StoreError> for ApiError {
                     format!("the database is away; nothing was changed; try again shortly ({e})"),
                 )
             },
+            StoreError::Interrupted(_) => ApiError {
+                retry_after: Some(RETRY_AFTER_SECONDS),
+                ..ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    UNAVAILABLE,
+                    format!(
+                        "the connection to the database broke while the change was being \
+                         committed: it may or may not have been stored; read the game again \
+                         before sending it again ({e})"
+                    ),
+                )
+            },
             StoreError::Duplicate(_) | StoreError::Backend(_) => ApiError::new(
                 StatusCode::INTERNAL_SERVER_ERROR,
                 "database",

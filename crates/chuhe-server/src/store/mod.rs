@@ -147,6 +147,10 @@ pub enum StoreError {
     /// The database cannot be reached now (it is restarting, or away); worth trying again.
     #[error("database unavailable: {0}")]
     Unavailable(String),
+    /// The connection broke after a change's commit was sent and before its answer came: the
+    /// change may or may not be stored, so it is not made again (the game's version says).
+    #[error("the connection to the database broke during a commit: {0}")]
+    Interrupted(String),
     /// The database failed or holds something unreadable.
     #[error("database: {0}")]
     Backend(String),

@@ -161,9 +161,10 @@ impl PostgresStore {
     }
 
     /// Runs `work` on a connection. When the connection turns out to be broken (the
-    /// database restarted), it is opened again and `work` runs once more: every change is
-    /// checked against the game's version, so a change that did reach the database before the
-    /// break is refused the second time rather than made twice.
+    /// database restarted) before a change was committed, it is opened again and `work` runs
+    /// once more; a break during the commit itself is [`StoreError::Interrupted`] at once, as
+    /// the change may be stored (run again, an action would be made twice: its second try
+    /// refused as stale, the game read again and the action carried out on it anew).
     fn run<T>(&self, work: impl Fn(&mut Client) -> Result<T, StoreError>) -> Result<T, StoreError> {
         let mut slot = self.slot();
         let mut tries = 0;
@@ -173,6 +174,11 @@ impl PostgresStore {
             let out = work(client);
             let broken = client.is_closed();
             match out {
+                Err(e @ StoreError::Interrupted(_)) => {
+                    // Sending the change again could make it twice: the caller reads the game.
+                    slot.client = None;
+                    return Err(e);
+                }
                 Err(e) if broken || matches!(e, StoreError::Unavailable(_)) => {
                     slot.client = None;
                     if tries >= 2 {
@@ -213,6 +219,18 @@ fn backend(e: postgres::Error) -> StoreError {
     } else {
         StoreError::Backend(describe(&e))
     }
+}
+
+/// Commits a change. When the connection breaks on the way, the database may have committed
+/// it or not: [`StoreError::Interrupted`], which [`PostgresStore::run`] does not try again.
+fn commit(tx: Transaction<'_>) -> Result<(), StoreError> {
+    tx.commit().map_err(|e| {
+        if connection_lost(&e) {
+            StoreError::Interrupted(describe(&e))
+        } else {
+            backend(e)
+        }
+    })
 }
 
 /// Whether the error says the connection is gone (closed, or the server shutting down or
@@ -455,7 +473,7 @@ impl Store for PostgresStore {
                 )
                 .map_err(backend)?;
             }
-            tx.commit().map_err(backend)
+            commit(tx)
         })
     }
 
@@ -483,7 +501,7 @@ impl Store for PostgresStore {
             )
             .map_err(backend)?;
             finish_change(&mut tx, id, standing)?;
-            tx.commit().map_err(backend)
+            commit(tx)
         })
     }
 
@@ -503,7 +521,7 @@ impl Store for PostgresStore {
             )
             .map_err(backend)?;
             finish_change(&mut tx, id, standing)?;
-            tx.commit().map_err(backend)
+            commit(tx)
         })
     }
 
@@ -512,7 +530,7 @@ impl Store for PostgresStore {
             let mut tx = client.transaction().map_err(backend)?;
             begin_change(&mut tx, id, version)?;
             finish_change(&mut tx, id, standing)?;
-            tx.commit().map_err(backend)
+            commit(tx)
         })
     }
 

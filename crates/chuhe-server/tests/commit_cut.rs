@@ -1,0 +1,196 @@
+//! A connection to PostgreSQL that breaks after a change's `COMMIT` was sent but before its
+//! answer came back: the change may be stored, and the server cannot know. It must say so (a
+//! 503 that does not claim that nothing changed) and must not carry the change out a second
+//! time on a new connection (a take-back taken back twice).
+//!
+//! Needs `CHUHE_TEST_POSTGRES` (`scripts/with-postgres`); without it the test fails under CI
+//! (`CI=true`) and says so elsewhere.
+
+use std::io::{Read, Write};
+use std::net::{Shutdown, TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use chuhe_server::{store, HubOptions};
+use serde_json::{json, Value};
+
+#[allow(dead_code)]
+mod common;
+
+/// A TCP relay in front of PostgreSQL that, once armed, lets the next `COMMIT` through, drops
+/// the database's answer to it and then cuts that connection.
+struct CommitCutter {
+    port: u16,
+    armed: Arc<AtomicBool>,
+    cuts: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl CommitCutter {
+    fn start(target: &str) -> CommitCutter {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let armed = Arc::new(AtomicBool::new(false));
+        let cuts = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let (armed2, cuts2, target) = (armed.clone(), cuts.clone(), target.to_string());
+        std::thread::spawn(move || {
+            for client in listener.incoming() {
+                let Ok(client) = client else { continue };
+                let Ok(server) = TcpStream::connect(&target) else {
+                    continue;
+                };
+                let swallow = Arc::new(AtomicBool::new(false));
+                let answered = Arc::new(AtomicBool::new(false));
+                // The database's answers, unless this connection's COMMIT is being cut.
+                let (mut from, mut to, quiet, seen) = (
+                    server.try_clone().unwrap(),
+                    client.try_clone().unwrap(),
+                    swallow.clone(),
+                    answered.clone(),
+                );
+                std::thread::spawn(move || {
+                    let mut buf = [0u8; 16 * 1024];
+                    while let Ok(n) = from.read(&mut buf) {
+                        if n == 0 {
+                            break;
+                        }
+                        if quiet.load(Ordering::SeqCst) {
+                            seen.store(true, Ordering::SeqCst);
+                        } else if to.write_all(&buf[..n]).is_err() {
+                            break;
+                        }
+                    }
+                    let _ = to.shutdown(Shutdown::Both);
+                });
+                let (armed, cuts) = (armed2.clone(), cuts2.clone());
+                std::thread::spawn(move || {
+                    let (mut from, mut to) = (client, server);
+                    let mut buf = [0u8; 16 * 1024];
+                    while let Ok(n) = from.read(&mut buf) {
+                        if n == 0 {
+                            break;
+                        }
+                        let commit = buf[..n].windows(6).any(|w| w == b"COMMIT");
+                        let cut = commit && armed.swap(false, Ordering::SeqCst);
+                        if cut {
+                            swallow.store(true, Ordering::SeqCst);
+                        }
+                        if to.write_all(&buf[..n]).is_err() {
+                            break;
+                        }
+                        if cut {
+                            // The database commits and answers; the answer is dropped.
+                            let start = Instant::now();
+                            while !answered.load(Ordering::SeqCst)
+                                && start.elapsed() < Duration::from_secs(10)
+                            {
+                                std::thread::sleep(Duration::from_millis(5));
+                            }
+                            cuts.fetch_add(1, Ordering::SeqCst);
+                            let _ = from.shutdown(Shutdown::Both);
+                            let _ = to.shutdown(Shutdown::Both);
+                            break;
+                        }
+                    }
+                    let _ = to.shutdown(Shutdown::Both);
+                });
+            }
+        });
+        CommitCutter { port, armed, cuts }
+    }
+}
+
+fn call(request: ureq::Request, body: Option<Value>) -> (u16, Value) {
+    let request = request.timeout(Duration::from_secs(20));
+    let response = match body {
+        Some(b) => request.send_json(b),
+        None => request.call(),
+    };
+    let response = match response {
+        Ok(r) | Err(ureq::Error::Status(_, r)) => r,
+        Err(e) => panic!("{e}"),
+    };
+    let status = response.status();
+    (status, response.into_json().unwrap_or(Value::Null))
+}
+
+#[test]
+fn a_commit_whose_answer_is_lost_is_neither_denied_nor_made_twice() {
+    let Ok(url) = std::env::var("CHUHE_TEST_POSTGRES") else {
+        assert!(
+            std::env::var("CI").is_err(),
+            "CHUHE_TEST_POSTGRES is not set under CI: run through scripts/with-postgres"
+        );
+        eprintln!(
+            "CHUHE_TEST_POSTGRES is not set: run through scripts/with-postgres to test PostgreSQL"
+        );
+        return;
+    };
+    let (head, rest) = url.split_once('@').unwrap();
+    let (target, db) = rest.split_once('/').unwrap();
+    let cutter = CommitCutter::start(target);
+    let relayed = format!("{head}@127.0.0.1:{}/{db}", cutter.port);
+    let store: Arc<dyn store::Store> = Arc::new(store::PostgresStore::connect(&relayed).unwrap());
+    let direct = store::PostgresStore::connect(&url).unwrap();
+    let server = common::TestServer::with_options(
+        store,
+        HubOptions {
+            engine_movetime: Duration::from_millis(20),
+            ..HubOptions::default()
+        },
+    );
+
+    // A game against the engine: two moves each.
+    let (status, created) = call(
+        ureq::post(&server.url("/api/games")),
+        Some(json!({"game": "xiangqi", "level": 0})),
+    );
+    assert_eq!(status, 201, "{created}");
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let bearer = format!("Bearer {}", created["token"].as_str().unwrap());
+    let state_url = server.url(&format!("/api/games/{id}"));
+    for (ply, mv) in [(0, "h3e3"), (2, "h1g3")] {
+        let (status, body) = call(
+            ureq::post(&server.url(&format!("/api/games/{id}/move"))).set("Authorization", &bearer),
+            Some(json!({"move": mv, "ply": ply})),
+        );
+        assert_eq!(status, 200, "{body}");
+        let start = Instant::now();
+        loop {
+            let (_, state) = call(ureq::get(&state_url), None);
+            if state["ply"] == ply + 2 && state["thinking"] == false {
+                break;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "the engine did not answer"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    // The take-back's COMMIT reaches the database; its answer does not come back.
+    cutter.armed.store(true, Ordering::SeqCst);
+    let (status, body) = call(
+        ureq::post(&server.url(&format!("/api/games/{id}/takeback"))).set("Authorization", &bearer),
+        Some(json!({})),
+    );
+    assert_eq!(cutter.cuts.load(Ordering::SeqCst), 1, "the commit was cut");
+    let stored = store::Store::load(&direct, &id).unwrap().unwrap();
+    assert_eq!(
+        stored.moves.len(),
+        2,
+        "one take-back is stored, not two (the answer was {status} {body})"
+    );
+    assert_eq!(status, 503, "{body}");
+    assert_eq!(body["error"]["code"], "database_unavailable", "{body}");
+    let message = body["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("may or may not have been stored")
+            && !message.contains("nothing was changed"),
+        "{message}"
+    );
+    // Read again, the game is the one the database holds.
+    let (status, state) = call(ureq::get(&state_url), None);
+    assert_eq!((status, &state["ply"]), (200, &json!(2)), "{state}");
+}
