@@ -467,7 +467,7 @@ pub fn read(bytes: &[u8]) -> Result<XqfGame, XqfError> {
         // The alternatives to this move, from the position before it.
         for &alternative in &nodes[parent].children[1..] {
             let mut text = String::new();
-            variations += write_line(&nodes, alternative, &position, black_first, &mut text)?;
+            variations += write_line(&nodes, alternative, &position, &mut text)?;
             notes[i + 1].variations.push(text);
         }
         game.play_text(&uci, MoveNotation::Uci)
@@ -676,7 +676,6 @@ fn write_line(
     nodes: &[Node],
     first: usize,
     position: &Position,
-    black_first: bool,
     out: &mut String,
 ) -> Result<usize, XqfError> {
     let mut count = 1;
@@ -700,7 +699,9 @@ fn write_line(
         let san = position
             .move_to_text(m, MoveNotation::San)
             .map_err(|e| refused(e.to_string()))?;
-        let half = node.ply - 1 + usize::from(black_first);
+        // Numbered as the PGN writer numbers the main line: a number before each move of
+        // the side that moves first (pychess's form when Black moves first).
+        let half = node.ply - 1;
         let number = half / 2 + 1;
         if !out.is_empty() {
             out.push(' ');
@@ -722,7 +723,7 @@ fn write_line(
             for &alternative in &nodes[node.parent].children[1..] {
                 out.push_str(" (");
                 let mut inner = String::new();
-                count += write_line(nodes, alternative, &position, black_first, &mut inner)?;
+                count += write_line(nodes, alternative, &position, &mut inner)?;
                 out.push_str(&inner);
                 out.push(')');
                 numbered = false;
