@@ -149,9 +149,9 @@ def make_game(seed: int) -> dict:
     while True:
         fen = START
         if seed % 2:
-            fen = play(START, random_line(rng, START, rng.randint(6, 24)))
+            fen = play(START, random_line(rng, START, rng.randint(6, 16)))
         black = fen.split()[1] == "b"
-        main = random_line(rng, fen, rng.randint(1 if black else 0, 40))
+        main = random_line(rng, fen, rng.randint(1 if black else 0, 30))
         if black and not main or sf.legal_moves("xiangqi", fen, []) == []:
             seed += 10_000
             continue

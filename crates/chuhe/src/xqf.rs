@@ -34,8 +34,8 @@
 //! on their positions (the history rules, repetitions, are applied to the main line only).
 //!
 //! The side to move first is the side of the piece the first move moves (Red when there is
-//! no move). Piece places are read whatever the record's kind says. Bytes after the last
-//! record of the tree are not read.
+//! no move). Piece places are read whatever the record's kind says. The tree must end where
+//! the file ends: bytes after its last record are an error, not left unread.
 //!
 //! Every malformed file is an [`XqfError`] saying where (the byte offset): never a panic.
 //!
@@ -171,6 +171,14 @@ pub enum XqfError {
     TooDeep {
         /// Where the record that goes too deep is.
         offset: usize,
+    },
+    /// Bytes after the last record of the tree.
+    #[error("XQF byte {offset:#06x}: {len} bytes after the last move record of the tree (its records say no more follow)")]
+    TrailingBytes {
+        /// Where they start.
+        offset: usize,
+        /// How many.
+        len: usize,
     },
     /// The header's result and the game disagree.
     #[error("XQF: {0}")]
@@ -665,6 +673,12 @@ fn read_tree(bytes: &[u8], version: u8, keys: &Keys) -> Result<Vec<Node>, XqfErr
         } else {
             pending.pop()
         };
+    }
+    if records.left() > 0 {
+        return Err(XqfError::TrailingBytes {
+            offset: records.at,
+            len: records.left(),
+        });
     }
     Ok(nodes)
 }
@@ -1185,6 +1199,22 @@ mod tests {
             matches!(e, XqfError::CommentLength { offset: 0x404, length, .. } if length < 0),
             "{e}"
         );
+    }
+
+    #[test]
+    fn bytes_after_the_tree_are_refused() {
+        for version in [10, 12] {
+            let mut bytes = simple(version);
+            let end = bytes.len();
+            bytes.extend([0, 0, 0]);
+            assert_eq!(
+                error_of(&bytes),
+                XqfError::TrailingBytes {
+                    offset: end,
+                    len: 3
+                }
+            );
+        }
     }
 
     #[test]
