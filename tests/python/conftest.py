@@ -40,12 +40,15 @@ def chuhe_bin() -> pathlib.Path:
 
 
 def pytest_terminal_summary(terminalreporter):
-    if STATS:
+    xqf = ", ".join(f"{k[4:]}: {v}" for k, v in sorted(STATS.items()) if k.startswith("xqf "))
+    if xqf:
+        terminalreporter.write_line(f"xqf differential files: {xqf}")
+    if any(not k.startswith("xqf ") for k in STATS):
         games = sum(v for k, v in STATS.items() if k.startswith("verdict "))
         parts = ", ".join(f"{k[8:]}: {v}" for k, v in sorted(STATS.items())
                           if k.startswith("verdict "))
         terminalreporter.write_line(f"xiangqi differential games: {games} ({parts})")
         notes = ", ".join(f"{k}: {v}" for k, v in sorted(STATS.items())
-                          if not k.startswith("verdict "))
+                          if not k.startswith(("verdict ", "xqf ")))
         if notes:
             terminalreporter.write_line(f"  {notes}")

@@ -262,8 +262,8 @@ enum Command {
     /// Replays moves and prints, for every ply, the position, legal moves, status and the
     /// move played there in every notation (one JSON array).
     Replay {
-        /// A game record to check move by move, PCN or (Xiangqi) PGN (a file, or `-` for
-        /// standard input): its setup and moves take the place of the position flags and
+        /// A game record to check move by move, PCN or (Xiangqi) PGN or XQF (a file, or `-`
+        /// for standard input): its setup and moves take the place of the position flags and
         /// `--moves`. A file of several games gives one JSON array per game, one per line.
         record: Option<String>,
         /// Only this game of the record (counted from 1).
@@ -281,11 +281,11 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Checks a game record move by move (PCN, or PGN for Xiangqi) and writes it as PCN or
-    /// as PGN in pychess.org's form.
+    /// Checks a game record move by move (PCN, or PGN or XQF for Xiangqi) and writes it as
+    /// PCN or as PGN in pychess.org's form.
     Record {
-        /// The record: a file, or `-` for standard input (PCN when it starts with `{`, else
-        /// PGN); it may hold many games.
+        /// The record: a file, or `-` for standard input (XQF when it starts with the bytes
+        /// `XQ`, PCN when it starts with `{`, else PGN); PGN and PCN may hold many games.
         record: String,
         /// The format to write.
         #[arg(long, value_enum)]

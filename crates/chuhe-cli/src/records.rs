@@ -1,4 +1,5 @@
-//! `record` and `replay RECORD`: files of one or many games, PGN or PCN.
+//! `record` and `replay RECORD`: files of one or many games, PGN or PCN, or one game in
+//! XQF (XQStudio's binary records, told by their first bytes `XQ`).
 //!
 //! A PGN file is read one game at a time (memory grows with the longest game, not with the
 //! file). A PCN file holds one JSON record or several written one after another. Each game is
@@ -64,10 +65,13 @@ struct Refused {
 enum Source {
     Pgn(chuhe::pgn::Games<Box<dyn BufRead>>),
     Pcn(chuhe::record_stream::RecordTexts<Box<dyn BufRead>>),
+    /// An XQF file's bytes, until its one game is read.
+    Xqf(Option<Vec<u8>>),
 }
 
 impl Source {
-    /// Opens a file, or standard input for `-`; PCN when the text starts with `{`.
+    /// Opens a file, or standard input for `-`; XQF when the bytes start with `XQ`, PCN when
+    /// the text starts with `{`.
     fn open(path: &str) -> Result<Source, CliError> {
         let failed =
             |e: std::io::Error| CliError::user(format!("cannot read the record '{path}': {e}"));
@@ -78,6 +82,11 @@ impl Source {
         };
         let mut reader: Box<dyn BufRead> = Box::new(BufReader::with_capacity(1 << 16, raw));
         let head = reader.fill_buf().map_err(failed)?;
+        if head.starts_with(b"XQ") {
+            let mut bytes = Vec::new();
+            reader.read_to_end(&mut bytes).map_err(failed)?;
+            return Ok(Source::Xqf(Some(bytes)));
+        }
         let head = head.strip_prefix("\u{feff}".as_bytes()).unwrap_or(head);
         let is_pcn = head
             .iter()
@@ -96,6 +105,21 @@ impl Source {
         wanted: impl Fn(usize) -> bool,
     ) -> Option<(usize, Result<Option<Item>, Refused>)> {
         match self {
+            Source::Xqf(bytes) => {
+                let bytes = bytes.take()?;
+                if !wanted(1) {
+                    return Some((1, Ok(None)));
+                }
+                let read = chuhe::xqf::read(&bytes)
+                    .map(|g| Some(Item::Pgn(Box::new(g.record))))
+                    .map_err(|e| Refused {
+                        game: 1,
+                        line: 1,
+                        column: 1,
+                        message: e.to_string(),
+                    });
+                Some((1, read))
+            }
             Source::Pgn(games) => {
                 let refused = |r: chuhe::pgn::Refusal| Refused {
                     game: r.game,

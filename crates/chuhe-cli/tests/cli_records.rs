@@ -453,3 +453,82 @@ fn pgn_is_written_in_the_notation_asked_for_with_its_format_tag() {
         "--notation: PGN moves are written in SAN, ICCS, WXF, Chinese or UCI, not teaching"
     );
 }
+
+/// An XQF 1.0 file (built byte by byte from the published layout): the start position,
+/// Red "Alice", Black "Bob", the title 好棋, then 1. c4c5 {好棋} 1... h10g8 with the
+/// alternative 1... b10c8.
+fn xqf_file() -> Vec<u8> {
+    let mut bytes = vec![0u8; 0x400];
+    bytes[..3].copy_from_slice(b"XQ\x0a");
+    let places: [u8; 32] = [
+        80, 70, 60, 50, 40, 30, 20, 10, 0, 72, 12, 83, 63, 43, 23, 3, //
+        9, 19, 29, 39, 49, 59, 69, 79, 89, 17, 77, 6, 26, 46, 66, 86,
+    ];
+    bytes[0x10..0x30].copy_from_slice(&places);
+    let good_move = [0xba, 0xc3, 0xc6, 0xe5]; // 好棋 in GB18030
+    bytes[0x50] = 4;
+    bytes[0x51..0x55].copy_from_slice(&good_move);
+    bytes[0x130] = 5;
+    bytes[0x131..0x136].copy_from_slice(b"Alice");
+    bytes[0x140] = 3;
+    bytes[0x141..0x144].copy_from_slice(b"Bob");
+    // Each record: origin + 24, destination + 32 (points x·10 + y), the tag (0xF0: a next
+    // move follows; 0x0F: a variation follows), a reserved byte, the comment's length.
+    bytes.extend([0x18, 0x20, 0xf0, 0xff, 0, 0, 0, 0]);
+    bytes.extend([23 + 24, 24 + 32, 0xf0, 0, 4, 0, 0, 0]);
+    bytes.extend(good_move);
+    bytes.extend([79 + 24, 67 + 32, 0x0f, 0, 0, 0, 0, 0]);
+    bytes.extend([19 + 24, 27 + 32, 0x00, 0, 0, 0, 0, 0]);
+    bytes
+}
+
+#[test]
+fn xqf_files_convert_to_pgn_and_pcn() {
+    let path = std::env::temp_dir().join(format!("chuhe-{}-game.xqf", std::process::id()));
+    std::fs::write(&path, xqf_file()).unwrap();
+    let file = path.to_str().unwrap();
+    let pgn = ok(&["record", file, "--to", "pgn"]);
+    assert!(
+        pgn.contains("[White \"Alice\"]\n[Black \"Bob\"]\n"),
+        "{pgn}"
+    );
+    assert!(pgn.contains("[Title \"好棋\"]"), "{pgn}");
+    assert!(
+        pgn.ends_with("\n1. Pc5 {好棋} 1... Hg8 (1... Hc8) *\n"),
+        "{pgn}"
+    );
+    let pcn: Value = serde_json::from_str(&ok(&["record", file, "--to", "pcn"])).unwrap();
+    assert_eq!(pcn["moves"][0][0], "c4-c5");
+    assert_eq!(pcn["meta"]["annotations"][0]["comments"][0], "好棋");
+    assert_eq!(pcn["meta"]["annotations"][1]["variations"][0], "1... Hc8");
+    let plies: Value = serde_json::from_str(&ok(&["replay", file])).unwrap();
+    assert_eq!(plies.as_array().unwrap().len(), 3);
+    // One game only.
+    let run = fails(&["record", file, "--to", "pgn", "--game-index", "2"]);
+    assert!(run.contains("holds 1 game"), "{run}");
+
+    // Cut inside the last record: the byte offset is told, exit code 2.
+    let mut cut = xqf_file();
+    cut.truncate(cut.len() - 6);
+    std::fs::write(&path, &cut).unwrap();
+    let run = common::chuhe(&["record", file, "--to", "pgn"]);
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("XQF byte 0x041c: the file ends inside a move record"),
+        "{}",
+        run.stderr
+    );
+    // An illegal move names its ply.
+    let mut bad = xqf_file();
+    bad[0x415] = 70 + 32; // the second move, the horse from h10, goes to h1
+    std::fs::write(&path, &bad).unwrap();
+    let run = common::chuhe(&["record", file, "--to", "pgn"]);
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("illegal move h10h1 at ply 2"),
+        "{}",
+        run.stderr
+    );
+    let _ = std::fs::remove_file(&path);
+}

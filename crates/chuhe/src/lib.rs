@@ -66,6 +66,7 @@ mod text;
 mod variant;
 pub mod xiangqi;
 pub mod xiongqi;
+pub mod xqf;
 mod zobrist;
 
 pub use any_game::{AnyGame, GameOptions, MoveTexts};

@@ -1097,7 +1097,7 @@ fn token_text(token: &Token) -> String {
 
 /// Checks the result the tag and the marker claim against each other and the rules, and
 /// declares a result the rules cannot see.
-fn settle_result(
+pub(crate) fn settle_result(
     game: &mut dyn AnyGame,
     tags: &[(String, String)],
     marker: Option<&(String, usize, usize)>,
