@@ -29,11 +29,42 @@ import numpy as np
 
 
 def load(path):
-    rows = np.loadtxt(path, comments="#", ndmin=2)
-    if rows.size == 0:
+    """The columns game, material, score and result of a data file; exits with a message
+    naming the first bad line."""
+    rows = []
+    try:
+        with open(path, encoding="utf-8") as f:
+            for number, line in enumerate(f, 1):
+                line = line.strip()
+                if not line or line.startswith("#"):
+                    continue
+                fields = line.split()
+                try:
+                    if len(fields) != 5:
+                        raise ValueError(f"{len(fields)} fields, not 5")
+                    game, _, material, score, result = (float(v) for v in fields)
+                    if result not in (0.0, 0.5, 1.0):
+                        raise ValueError(f"result {fields[4]} is not 1, 0.5 or 0")
+                    if material < 0 or not np.isfinite(score):
+                        raise ValueError("bad material or score")
+                except ValueError as e:
+                    sys.exit(f"{path}:{number}: {e}: {line[:80]!r}")
+                rows.append((game, material, score, result))
+    except OSError as e:
+        sys.exit(f"{path}: {e.strerror}")
+    if not rows:
         sys.exit(f"{path}: no data")
-    game, ply, material, score, result = rows.T
+    game, material, score, result = np.array(rows).T
     return game.astype(np.int64), material, score, result
+
+
+def fit(material, score, result, norm, degree=2, no_draws=False):
+    """The maximum-likelihood coefficients of a and b (a all 0 under no_draws) and the
+    log-likelihood."""
+    model = Model(material / norm, score, result, degree, no_draws)
+    theta, f = newton(model, start_theta(degree, no_draws))
+    ca, cb = model.split(theta)
+    return ca, cb, -f
 
 
 def powers(x, degree):
