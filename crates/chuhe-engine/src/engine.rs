@@ -315,6 +315,28 @@ impl Engine {
         self.session.legal_moves(self.notation)
     }
 
+    /// The material of the current position as the win/draw/loss model reads it: the pieces
+    /// on the board other than the terminal ones ([`crate::wdl::material`]).
+    pub fn material(&self) -> u32 {
+        self.session.material()
+    }
+
+    /// Win, draw and loss in permille (summing to 1000) for the side to move of the current
+    /// position at `score`, by the game's fitted model ([`crate::wdl`]): what `UCI_ShowWDL`
+    /// prints.
+    ///
+    /// ```
+    /// use chuhe_engine::{Engine, Score};
+    /// use chuhe::GameKind;
+    /// let engine = Engine::new(GameKind::Xiangqi);
+    /// let (w, d, l) = engine.wdl(Score::Cp(300));
+    /// assert_eq!(w + d + l, 1000);
+    /// assert!(w > l);
+    /// ```
+    pub fn wdl(&self, score: Score) -> (u32, u32, u32) {
+        crate::wdl::wdl(self.game(), score, self.material())
+    }
+
     /// The result the rules see, if the game is over at the current position (the engine
     /// still searches such a position while [`Engine::legal_moves`] has a move).
     pub fn outcome(&self) -> Option<Outcome> {
@@ -526,6 +548,7 @@ trait Session: Send {
     fn turn(&self) -> Side;
     fn feen(&self) -> String;
     fn outcome(&self) -> Option<Outcome>;
+    fn material(&self) -> u32;
     fn legal_moves(&self, notation: MoveNotation) -> Vec<String>;
     fn line_in(&self, line: &[String], from: MoveNotation, to: MoveNotation) -> Vec<String>;
     /// Forgets the search statistics kept between searches.
@@ -629,6 +652,10 @@ impl<P: SearchGame> Session for GameSession<P> {
 
     fn outcome(&self) -> Option<Outcome> {
         self.game.outcome()
+    }
+
+    fn material(&self) -> u32 {
+        crate::wdl::material(self.game.position())
     }
 
     fn legal_moves(&self, notation: MoveNotation) -> Vec<String> {

@@ -34,6 +34,7 @@ pub mod search;
 pub mod see;
 pub mod tt;
 pub mod uci;
+pub mod wdl;
 
 pub use engine::{
     ranges, BestMove, Engine, EngineError, Options, ScoreBound, SearchEvent, SearchInfo, LEVEL_ELO,

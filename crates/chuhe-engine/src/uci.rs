@@ -12,14 +12,17 @@
 //! `MultiPV`, `Skill Level`, `Move Overhead`, `UCI_Variant`, `Evaluation` — `full`, or
 //! `material` for the material-only baseline; `UCI_LimitStrength` and `UCI_Elo`, the
 //! strength on a scale measured against Fairy-Stockfish, see [`crate::LEVEL_ELO`]; `Ponder`
-//! and `UCI_AnalyseMode`, which GUIs send, are accepted and leave the search as it is),
+//! and `UCI_AnalyseMode`, which GUIs send, are accepted and leave the search as it is;
+//! `UCI_ShowWDL`, off by default, adds `wdl W D L` after each score: the permille chances
+//! of a win, a draw and a loss for the side to move, from the model of [`crate::wdl`]),
 //! `position startpos|fen TEXT
 //! [moves …]` (`TEXT` is everything between `fen` and `moves`: a FEEN, which holds spaces,
 //! or a Xiangqi FEN), `go` with `wtime btime winc binc movestogo movetime nodes depth mate
 //! infinite ponder searchmoves` (and `go perft N`; a `go` without any limit is `go
 //! infinite`), `stop`, `ponderhit`, `quit`, `d` (the board, FEN and FEEN). Each line of a
 //! search is reported as
-//! `info depth … seldepth … multipv … score cp|mate … [lowerbound|upperbound] nodes … nps …
+//! `info depth … seldepth … multipv … score cp|mate … [wdl W D L] [lowerbound|upperbound]
+//! nodes … nps …
 //! time … hashfull … pv …`, then `bestmove M [ponder P]`, or `bestmove (none)` when the game
 //! is over.
 //!
@@ -30,7 +33,8 @@
 //! (ranks 0–9: `h2e2`), `go [ponder|draw] time T [increment I | movestogo M] [opptime T2
 //! [oppincrement I2 | oppmovestogo M2]]`, `go depth D`, `go nodes N`, `go infinite`,
 //! `banmoves …`, `nobestmove` when there is no move, `quit` → `bye`. Scores are plain
-//! numbers (centipawns; a forced win is `10000 − plies`, a forced loss its negative).
+//! numbers (centipawns; a forced win is `10000 − plies`, a forced loss its negative), and
+//! carry no `wdl` (UCCI's `info` has no such field; `UCI_ShowWDL` is not announced there).
 //!
 //! UCCI times are in **seconds** unless the GUI sends `setoption usemillisec true` (or
 //! `on`), as the UCCI 3.0 specification and ElephantEye have it; GUIs that know milliseconds
@@ -80,6 +84,7 @@ use crate::engine::{
 };
 use crate::limits::{Clock, Limits};
 use crate::score::Score;
+use crate::wdl::WdlModel;
 
 /// The engine's name, as `id name` gives it (followed by [`VERSION`]).
 pub const ENGINE_NAME: &str = "chuhe";
@@ -344,6 +349,8 @@ struct Driver<W: Write + Send + 'static> {
     ponder: bool,
     /// `UCI_AnalyseMode`: the GUI analyses rather than plays (the search is the same).
     analyse_mode: bool,
+    /// `UCI_ShowWDL`: each UCI `info` line with a score also gives `wdl W D L`.
+    show_wdl: bool,
 }
 
 impl<W: Write + Send + 'static> Driver<W> {
@@ -368,6 +375,7 @@ impl<W: Write + Send + 'static> Driver<W> {
             refused: None,
             ponder: false,
             analyse_mode: false,
+            show_wdl: false,
         }
     }
 
@@ -454,6 +462,7 @@ impl<W: Write + Send + 'static> Driver<W> {
                      option name Evaluation type combo default {} var full var material\n\
                      option name Ponder type check default {}\n\
                      option name UCI_AnalyseMode type check default {}\n\
+                     option name UCI_ShowWDL type check default {}\n\
                      option name UCI_LimitStrength type check default {}\n\
                      option name UCI_Elo type spin default {} min {} max {}\n\
                      uciok",
@@ -478,6 +487,7 @@ impl<W: Write + Send + 'static> Driver<W> {
                     },
                     self.ponder,
                     self.analyse_mode,
+                    self.show_wdl,
                     options.limit_strength,
                     options.elo,
                     ranges::ELO.start(),
@@ -625,17 +635,17 @@ impl<W: Write + Send + 'static> Driver<W> {
                 self.engine.set_limit_strength(on).map_err(engine_error)
             }
             "uci_elo" => self.engine.set_elo(spin(value)?).map_err(engine_error),
-            "ponder" | "uci_analysemode" => {
+            "ponder" | "uci_analysemode" | "uci_showwdl" => {
                 let on = parse_check(value).ok_or_else(|| {
                     format!(
                         "option {shown}: '{}' is not true or false",
                         quote_input(value.unwrap_or(""))
                     )
                 })?;
-                if key == "ponder" {
-                    self.ponder = on;
-                } else {
-                    self.analyse_mode = on;
+                match key.as_str() {
+                    "ponder" => self.ponder = on,
+                    "uci_analysemode" => self.analyse_mode = on,
+                    _ => self.show_wdl = on,
                 }
                 Ok(())
             }
@@ -650,7 +660,7 @@ impl<W: Write + Send + 'static> Driver<W> {
             }
             _ => Err(match self.dialect {
                 Dialect::Uci => format!(
-                    "no option '{shown}' (Hash, Clear Hash, Threads, MultiPV, Skill Level, Move Overhead, UCI_Variant, Evaluation, Ponder, UCI_AnalyseMode, UCI_LimitStrength, UCI_Elo)"
+                    "no option '{shown}' (Hash, Clear Hash, Threads, MultiPV, Skill Level, Move Overhead, UCI_Variant, Evaluation, Ponder, UCI_AnalyseMode, UCI_ShowWDL, UCI_LimitStrength, UCI_Elo)"
                 ),
                 Dialect::Ucci => format!(
                     "no option '{shown}' (usemillisec, hashsize, threads, multipv, skilllevel, moveoverhead, newgame)"
@@ -839,9 +849,13 @@ impl<W: Write + Send + 'static> Driver<W> {
         let sink = Arc::clone(&self.sink);
         let tx = self.tx.clone();
         let dialect = self.dialect;
+        // The model's figures for the root position (UCI only: UCCI lines have no field).
+        let wdl_model = (self.show_wdl && dialect == Dialect::Uci)
+            .then(|| (WdlModel::of(self.engine.game()), self.engine.material()));
         move |event| match event {
             SearchEvent::Info(info) => {
-                if let Some(line) = format_info(&info, dialect) {
+                let wdl = wdl_model.map(|(model, material)| model.wdl(info.score, material));
+                if let Some(line) = format_info(&info, dialect, wdl) {
                     sink.say(&line);
                 }
             }
@@ -984,7 +998,15 @@ impl<W: Write + Send + 'static> Driver<W> {
         };
         if let Some(score) = score {
             match self.dialect {
-                Dialect::Uci => self.say(&format!("info depth 0 score {score}")),
+                Dialect::Uci => {
+                    // The game is decided: a draw is certain, not the model's guess.
+                    let wdl = match score {
+                        _ if !self.show_wdl => String::new(),
+                        Score::Cp(_) => " wdl 0 1000 0".to_string(),
+                        Score::Mate(_) => " wdl 0 0 1000".to_string(),
+                    };
+                    self.say(&format!("info depth 0 score {score}{wdl}"));
+                }
                 Dialect::Ucci => self.say(&format!("info depth 0 score {}", ucci_score(score))),
             }
         }
@@ -1240,8 +1262,13 @@ fn parse_go(args: &[&str], dialect: Dialect, millis: bool, turn: Side) -> Result
     Ok(go)
 }
 
-/// One `info` line of the dialect (UCCI shows the first line only).
-fn format_info(info: &SearchInfo, dialect: Dialect) -> Option<String> {
+/// One `info` line of the dialect (UCCI shows the first line only); `wdl` (UCI) follows the
+/// score, before a bound, as in Stockfish.
+fn format_info(
+    info: &SearchInfo,
+    dialect: Dialect,
+    wdl: Option<(u32, u32, u32)>,
+) -> Option<String> {
     let pv = if info.pv.is_empty() {
         String::new()
     } else {
@@ -1254,8 +1281,9 @@ fn format_info(info: &SearchInfo, dialect: Dialect) -> Option<String> {
                 Some(ScoreBound::Lower) => " lowerbound",
                 Some(ScoreBound::Upper) => " upperbound",
             };
+            let wdl = wdl.map_or(String::new(), |(w, d, l)| format!(" wdl {w} {d} {l}"));
             Some(format!(
-                "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {} time {} hashfull {}{pv}",
+                "info depth {} seldepth {} multipv {} score {}{wdl}{bound} nodes {} nps {} time {} hashfull {}{pv}",
                 info.depth,
                 info.seldepth,
                 info.multipv,

@@ -470,3 +470,50 @@ fn packed_weights_add_both_halves_exactly() {
     sum.add(7, 1); // outside the table: ignored
     assert_eq!(sum.halves(), (-900 - 10 - 5, 21 + 18000 - 5));
 }
+
+/// The self-play games of the tuner and of the WDL data: each searched position comes after
+/// the opening, in ply order, its FEEN's side to move the one recorded; `generate` writes the
+/// same games (the same seed) with the forced-end scores left out.
+#[test]
+fn self_play_reports_every_searched_position_in_order() {
+    use chuhe::GameKind;
+    let settings = tune::PlaySettings {
+        nodes: 200,
+        max_plies: 60,
+        ..tune::PlaySettings::default()
+    };
+    let mut reported = Vec::new();
+    let stats = tune::self_play(
+        GameKind::Xiangqi,
+        3,
+        &settings,
+        11,
+        |g, positions, result, _| {
+            assert!(!positions.is_empty());
+            assert!(positions[0].ply >= settings.random_plies.0);
+            for pair in positions.windows(2) {
+                assert_eq!(pair[1].ply, pair[0].ply + 1);
+            }
+            for p in positions {
+                let pos =
+                    xiangqi::Position::from_text(&p.feen, xiangqi::RuleSet::Standard).unwrap();
+                assert_eq!(pos.turn(), p.turn);
+                let first_to_move = p.ply % 2 == 0;
+                assert_eq!(p.turn == Side::First, first_to_move);
+                if !matches!(p.score, chuhe_engine::Score::Mate(_)) {
+                    reported.push(format!("{g}\t{}\t{}", result.0, p.feen));
+                }
+            }
+            Ok(())
+        },
+    )
+    .unwrap();
+    assert_eq!(stats.games, 3);
+    let mut written = Vec::new();
+    let generated =
+        tune::generate(GameKind::Xiangqi, 0, 3, &settings, 11, &mut written, |_| {}).unwrap();
+    let written = String::from_utf8(written).unwrap();
+    let lines: Vec<&str> = written.lines().collect();
+    assert_eq!(lines, reported);
+    assert_eq!(generated.positions, lines.len() as u64);
+}

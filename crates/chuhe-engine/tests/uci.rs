@@ -203,6 +203,7 @@ fn handshake_names_the_engine_and_every_option() {
         "Evaluation",
         "Ponder",
         "UCI_AnalyseMode",
+        "UCI_ShowWDL",
     ] {
         assert!(
             lines
@@ -1142,4 +1143,118 @@ fn uci_limit_strength_plays_at_the_level_of_the_elo_asked_for() {
         assert_eq!(usize::from(between.playing_level()), level);
     }
     assert!(LEVEL_ELO.windows(2).all(|w| w[0] < w[1]));
+}
+
+// ----- UCI_ShowWDL ---------------------------------------------------------------------------
+
+/// The `wdl W D L` of an info line, if it has one, checked to follow the score.
+fn wdl_of(line: &str) -> Option<(u32, u32, u32)> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let i = words.iter().position(|w| *w == "wdl")?;
+    assert_eq!(words[i - 3], "score", "wdl right after the score: {line}");
+    let n = |k: usize| words[i + k].parse::<u32>().expect("a number");
+    Some((n(1), n(2), n(3)))
+}
+
+#[test]
+fn show_wdl_adds_win_draw_loss_to_every_scored_line_only_while_on() {
+    let s = Session::start(GameKind::Xiangqi);
+    assert!(announces(
+        &s,
+        "option name UCI_ShowWDL type check default false"
+    ));
+    s.send("position startpos moves h3e3");
+    s.send("go depth 4");
+    let (lines, _) = s.best_move();
+    assert!(lines.iter().all(|l| !l.contains(" wdl ")), "{lines:?}");
+
+    s.send("setoption name UCI_ShowWDL value true");
+    assert!(s.sync().is_empty());
+    assert!(announces(
+        &s,
+        "option name UCI_ShowWDL type check default true"
+    ));
+    s.send("setoption name MultiPV value 3");
+    s.send("go depth 4");
+    let (lines, _) = s.best_move();
+    let scored: Vec<&String> = lines.iter().filter(|l| l.contains(" score ")).collect();
+    assert!(scored.len() >= 4, "{lines:?}");
+    for line in &scored {
+        let (w, d, l) = wdl_of(line).unwrap_or_else(|| panic!("no wdl: {line}"));
+        assert_eq!(w + d + l, 1000, "{line}");
+    }
+    // Higher scores of one search (same root, same material): at least as good odds.
+    let mut by_score: Vec<(i32, (u32, u32, u32))> = scored
+        .iter()
+        .filter_map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            let i = words.iter().position(|w| *w == "cp")?;
+            Some((words[i + 1].parse().ok()?, wdl_of(l)?))
+        })
+        .collect();
+    by_score.sort();
+    for pair in by_score.windows(2) {
+        let ((_, (w0, _, l0)), (_, (w1, _, l1))) = (pair[0], pair[1]);
+        assert!(w1 >= w0 && l1 <= l0, "{by_score:?}");
+    }
+
+    // A won position (Red: two chariots against a bare general): W well above L.
+    s.send("setoption name MultiPV value 1");
+    s.send("position fen 3k5/9/9/9/9/9/9/9/R8/R3K4 w - - 0 1");
+    s.send("go depth 3");
+    let (lines, _) = s.best_move();
+    let last = lines.iter().rfind(|l| l.contains(" score ")).unwrap();
+    let (w, _, l) = wdl_of(last).unwrap();
+    assert!(w > 900 && l < 50, "{last}");
+
+    // A finished game: the result is certain.
+    s.send("position fen 3k5/9/9/9/9/9/9/9/9/3RK4 b - - 1 1");
+    s.send("go depth 3");
+    let (lines, _) = s.best_move();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "info depth 0 score mate 0 wdl 0 0 1000"),
+        "{lines:?}"
+    );
+
+    // Off again: no wdl.
+    s.send("setoption name uci_showwdl value false");
+    s.send("position startpos");
+    s.send("go depth 2");
+    let (lines, _) = s.best_move();
+    assert!(lines.iter().all(|l| !l.contains(" wdl ")), "{lines:?}");
+    assert_refused(&s, "setoption name UCI_ShowWDL value maybe", "UCI_ShowWDL");
+    assert_refused(&s, "setoption name UCI_ShowWLD value true", "UCI_ShowWDL");
+}
+
+#[test]
+fn ucci_lines_carry_no_wdl() {
+    let s = Session::start(GameKind::Xiangqi);
+    s.send("ucci");
+    let lines = s.until(|l| l == "ucciok");
+    assert!(lines.iter().all(|l| !l.contains("WDL")), "{lines:?}");
+    s.send("setoption name UCI_ShowWDL value true");
+    s.send("position startpos");
+    s.send("go depth 3");
+    let (lines, best) = s.best_move();
+    assert!(best.is_some());
+    assert!(lines.iter().any(|l| l.contains(" score ")), "{lines:?}");
+    assert!(lines.iter().all(|l| !l.contains(" wdl ")), "{lines:?}");
+}
+
+#[test]
+fn show_wdl_works_in_xiongqi() {
+    let s = Session::start(GameKind::Xiongqi);
+    s.send("setoption name UCI_ShowWDL value true");
+    s.send("position startpos moves e3e4");
+    s.send("go depth 3");
+    let (lines, best) = s.best_move();
+    assert!(best.is_some());
+    let scored: Vec<&String> = lines.iter().filter(|l| l.contains(" score ")).collect();
+    assert!(!scored.is_empty());
+    for line in scored {
+        let (w, d, l) = wdl_of(line).unwrap_or_else(|| panic!("no wdl: {line}"));
+        assert_eq!(w + d + l, 1000, "{line}");
+    }
 }

@@ -134,7 +134,7 @@ fn random_opening(engine: &mut Engine, plies: u32, rng: &mut Rng) -> Vec<String>
 /// Plays one game from `opening`; `engines[0]` plays the first player and `engines[1]` the
 /// second (they may be one engine: pass the same index twice through `select`). Before each
 /// search `before_search(side)` runs (the matches set the weights there). `on_position` gets
-/// every searched position (FEEN) with the search's score for the first player.
+/// every searched position.
 fn play_game(
     engines: &mut [Engine],
     select: [usize; 2],
@@ -142,7 +142,7 @@ fn play_game(
     settings: &PlaySettings,
     rng: &mut Rng,
     mut before_search: impl FnMut(Side),
-    mut on_position: impl FnMut(&str, i32),
+    mut on_position: impl FnMut(SearchedPosition),
 ) -> GameResult {
     let mut moves: Vec<String> = opening.to_vec();
     let mut streak: (i32, u32) = (0, 0);
@@ -178,9 +178,12 @@ fn play_game(
             return GameResult(0.5);
         };
         let cp = first_player_cp(best.score, turn == Side::First);
-        if cp.abs() < 20_000 {
-            on_position(&engine.position_feen(), cp);
-        }
+        on_position(SearchedPosition {
+            ply: moves.len() as u32,
+            feen: engine.position_feen(),
+            turn,
+            score: best.score,
+        });
         // Adjudication: a big score for one side, both sides agreeing, several plies on.
         let sign = if cp >= settings.adjudicate_cp {
             1
@@ -201,6 +204,19 @@ fn play_game(
     }
 }
 
+/// A position a self-play game searched, with the search's verdict.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchedPosition {
+    /// Plies played from the start position (the random opening included).
+    pub ply: u32,
+    /// The position (FEEN).
+    pub feen: String,
+    /// The side to move.
+    pub turn: Side,
+    /// The search's score, from the side to move's view.
+    pub score: Score,
+}
+
 /// What [`generate`] produced.
 #[derive(Clone, Debug, Default)]
 pub struct GenerateStats {
@@ -216,7 +232,8 @@ pub struct GenerateStats {
 
 /// Plays `games` self-play games of `kind` and writes one line per searched position:
 /// `game<TAB>result<TAB>FEEN`, the game numbered from `first_game`, the result for the first
-/// player (`1`, `0.5`, `0`). `progress` is called after each game.
+/// player (`1`, `0.5`, `0`); positions scored as a forced end are left out. `progress` is
+/// called after each game.
 pub fn generate(
     kind: GameKind,
     first_game: u64,
@@ -226,19 +243,57 @@ pub fn generate(
     out: &mut impl Write,
     mut progress: impl FnMut(&GenerateStats),
 ) -> io::Result<GenerateStats> {
+    let mut written = 0;
+    let played = self_play(
+        kind,
+        games,
+        settings,
+        seed,
+        |g, positions, result, stats| {
+            for p in positions {
+                if first_player_cp(p.score, p.turn == Side::First).abs() < 20_000 {
+                    writeln!(out, "{}\t{}\t{}", first_game + g, result.0, p.feen)?;
+                    written += 1;
+                }
+            }
+            progress(&GenerateStats {
+                positions: written,
+                ..stats.clone()
+            });
+            Ok(())
+        },
+    )?;
+    out.flush()?;
+    Ok(GenerateStats {
+        positions: written,
+        ..played
+    })
+}
+
+/// Plays `games` self-play games of `kind` (one engine, [`PlaySettings`], random openings
+/// drawn from `seed`) and hands each finished game to `on_game`: its index from 0, every
+/// position searched, its result for the first player, and the statistics so far
+/// (`positions` counts every searched position; [`generate`]'s counts those it wrote). An error from `on_game` stops the games.
+pub fn self_play(
+    kind: GameKind,
+    games: u64,
+    settings: &PlaySettings,
+    seed: u64,
+    mut on_game: impl FnMut(u64, &[SearchedPosition], GameResult, &GenerateStats) -> io::Result<()>,
+) -> io::Result<GenerateStats> {
     let start = Instant::now();
     let mut rng = Rng::new(seed);
     let mut engines = [Engine::new(kind)];
     // A small table clears fast between games.
     let _ = engines[0].set_hash(settings.hash_mb);
     let mut stats = GenerateStats::default();
-    let mut lines: Vec<String> = Vec::new();
+    let mut positions: Vec<SearchedPosition> = Vec::new();
     for g in 0..games {
         let _ = engines[0].new_game();
         let (lo, hi) = settings.random_plies;
         let plies = lo + rng.below(u64::from(hi.saturating_sub(lo)) + 1) as u32;
         let opening = random_opening(&mut engines[0], plies, &mut rng);
-        lines.clear();
+        positions.clear();
         let result = play_game(
             &mut engines,
             [0, 0],
@@ -246,22 +301,18 @@ pub fn generate(
             settings,
             &mut rng,
             |_| {},
-            |feen, _| lines.push(feen.to_string()),
+            |p| positions.push(p),
         );
-        for feen in &lines {
-            writeln!(out, "{}\t{}\t{feen}", first_game + g, result.0)?;
-        }
         stats.games += 1;
-        stats.positions += lines.len() as u64;
+        stats.positions += positions.len() as u64;
         stats.results[match result.0 {
             r if r > 0.75 => 0,
             r if r < 0.25 => 2,
             _ => 1,
         }] += 1;
         stats.seconds = start.elapsed().as_secs_f64();
-        progress(&stats);
+        on_game(g, &positions, result, &stats)?;
     }
-    out.flush()?;
     Ok(stats)
 }
 
@@ -830,7 +881,7 @@ pub fn play_match<P: Evaluation>(
                 settings,
                 &mut rng,
                 |turn| P::set_weights_override(tables[select[turn.index()]]),
-                |_, _| {},
+                |_| {},
             );
             let for_a = if a_side == Side::First {
                 result.0
