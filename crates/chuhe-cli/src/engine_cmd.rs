@@ -327,6 +327,13 @@ impl View<'_> {
         Value::Object(obj)
     }
 
+    /// Win, draw and loss in permille for the side to move at `score`, by the engine's
+    /// fitted model (what `UCI_ShowWDL` prints).
+    fn wdl_json(&self, score: Score) -> Value {
+        let (win, draw, loss) = self.engine.wdl(score);
+        json!({"win": win, "draw": draw, "loss": loss})
+    }
+
     fn header_json(&self, kind: &str) -> Map<String, Value> {
         let mut obj = Map::new();
         obj.insert("type".into(), json!(kind));
@@ -342,6 +349,7 @@ impl View<'_> {
         obj.insert("seldepth".into(), json!(info.seldepth));
         obj.insert("multipv".into(), json!(info.multipv));
         obj.insert("score".into(), score_json(info.score));
+        obj.insert("wdl".into(), self.wdl_json(info.score));
         obj.insert(
             "bound".into(),
             match info.bound {
@@ -412,6 +420,7 @@ impl View<'_> {
         obj.insert("best".into(), single(&best.best, 0));
         obj.insert("ponder".into(), single(&best.ponder, 1));
         obj.insert("score".into(), score_json(best.score));
+        obj.insert("wdl".into(), self.wdl_json(best.score));
         obj.insert("depth".into(), json!(best.depth));
         obj.insert("nodes".into(), json!(best.nodes));
         obj.insert("seconds".into(), json!(seconds(best.time)));

@@ -433,15 +433,26 @@ fn analyze_finds_a_chariot_taking_the_general() {
     for info in infos {
         assert_eq!(info["type"], "info", "{info}");
         for key in [
-            "depth", "seldepth", "multipv", "score", "nodes", "nps", "seconds", "pv",
+            "depth", "seldepth", "multipv", "score", "wdl", "nodes", "nps", "seconds", "pv",
         ] {
             assert!(!info[key].is_null(), "{key}: {info}");
         }
+        let wdl = &info["wdl"];
+        let sum: u64 = ["win", "draw", "loss"]
+            .iter()
+            .map(|k| wdl[k].as_u64().unwrap())
+            .sum();
+        assert_eq!(sum, 1000, "{info}");
     }
     assert_eq!(last["type"], "bestmove");
     assert_eq!(last["best"]["pmn"], "d1+d8");
     assert_eq!(last["best"]["uci"], "d1d8");
     assert_eq!(last["score"]["mate"], 1);
+    // A forced win is a certain one.
+    assert_eq!(
+        last["wdl"],
+        serde_json::json!({"win": 1000, "draw": 0, "loss": 0})
+    );
     assert_eq!(last["game"], "xiongqi");
 }
 
