@@ -67,23 +67,6 @@ pub static GENERAL_STEPS: [[u128; 90]; 2] =
 pub static ADVISOR_STEPS: [[u128; 90]; 2] =
     [steps_in(&DIAG, palace(0)), steps_in(&DIAG, palace(1))];
 
-const fn danger_zone_table() -> [u128; 90] {
-    let diagonal = steps_in(&DIAG, super::bitboard::BOARD);
-    let mut table = [0u128; 90];
-    let mut sq = 0;
-    while sq < 90 {
-        let (f, r) = ((sq % 9) as u8, (sq / 9) as u8);
-        table[sq] = super::bitboard::rank_bb(r) | super::bitboard::file_bb(f) | diagonal[sq];
-        sq += 1;
-    }
-    table
-}
-
-/// For a general's square: its rank and file (chariots, cannons and their screens, the facing
-/// general) and its diagonal neighbours (horse legs). A move that neither starts nor ends there
-/// cannot expose the general.
-pub static DANGER_ZONE: [u128; 90] = danger_zone_table();
-
 /// A blockable two-step move: the square that must be empty and the targets behind it.
 #[derive(Clone, Copy, Debug)]
 pub struct Blockable {
@@ -316,6 +299,46 @@ fn screened<const INCREASING: bool>(ray: &[u128; 90], sq: usize, occ: u128) -> u
     }
 }
 
+/// The first pieces met along one ray from a point, nearest first.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RayPieces {
+    /// The first three pieces as one-point bitboards (0 where the ray holds fewer).
+    pub pieces: [u128; 3],
+    /// For each of them, the points from the origin (excluded) up to and including it: what a
+    /// piece must reach to stand between the origin and it, or to take it.
+    pub reach: [u128; 3],
+}
+
+#[inline(always)]
+fn ray_pieces<const INCREASING: bool>(ray: &[u128; 90], sq: usize, occ: u128) -> RayPieces {
+    let mut out = RayPieces::default();
+    let mut rest = ray[sq] & occ;
+    for slot in 0..3 {
+        if rest == 0 {
+            break;
+        }
+        let i = nearest::<INCREASING>(rest);
+        out.pieces[slot] = 1u128 << i;
+        out.reach[slot] = ray[sq] ^ ray[i];
+        rest &= ray[i];
+    }
+    out
+}
+
+/// The first three pieces of `occ` along the four rays from `sq`: north and south (the file,
+/// where the generals face each other) at indices 0 and 1, east and west (the rank) at 2 and 3.
+/// Chariots check through none of them, cannons through exactly one.
+#[inline(always)]
+pub fn line_pieces(sq: Square, occ: u128) -> [RayPieces; 4] {
+    let i = sq.index();
+    [
+        ray_pieces::<true>(&RAY_NORTH, i, occ),
+        ray_pieces::<false>(&RAY_SOUTH, i, occ),
+        ray_pieces::<true>(&RAY_EAST, i, occ),
+        ray_pieces::<false>(&RAY_WEST, i, occ),
+    ]
+}
+
 /// Squares a chariot on `sq` reaches: up to and including the first piece in each direction.
 #[inline(always)]
 pub fn rook_attacks(sq: Square, occ: u128) -> u128 {
@@ -434,6 +457,27 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn line_pieces_lists_the_first_three_each_way() {
+        // From e1: e4, e7, e10 up the file; nothing down; d1 and i1 along the rank.
+        let occ = sq("e4").bb() | sq("e7").bb() | sq("e10").bb() | sq("d1").bb() | sq("i1").bb();
+        let [north, south, east, west] = line_pieces(sq("e1"), occ);
+        assert_eq!(north.pieces, [sq("e4").bb(), sq("e7").bb(), sq("e10").bb()]);
+        assert_eq!(
+            north.reach[1],
+            ["e2", "e3", "e4", "e5", "e6", "e7"]
+                .iter()
+                .fold(0, |bb, name| bb | sq(name).bb())
+        );
+        assert_eq!(south.pieces, [0; 3]);
+        assert_eq!(east.pieces, [sq("i1").bb(), 0, 0]);
+        assert_eq!(east.reach[0].count_ones(), 4);
+        assert_eq!(
+            (west.pieces[0], west.reach[0]),
+            (sq("d1").bb(), sq("d1").bb())
+        );
     }
 
     #[test]
