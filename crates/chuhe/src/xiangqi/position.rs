@@ -441,32 +441,63 @@ impl Position {
         for from in squares(self.by_side[us.index()]) {
             let piece = Piece::from_index(self.board[from.index()] as usize);
             let targets = self.targets(from, piece, occ) & mask;
-            if targets == 0 {
-                continue;
+            if targets != 0 {
+                visit(
+                    from,
+                    self.keep_legal(from, piece.role, targets, &guard, general),
+                );
             }
-            let (mut safe, unsure) = if piece.role == Role::General {
-                (0, targets)
-            } else if guard.in_check {
-                if guard.screens & from.bb() != 0 {
-                    (0, targets)
-                } else {
-                    (0, targets & guard.evasion)
-                }
-            } else if guard.pinned & from.bb() != 0 {
+        }
+    }
+
+    /// The legal ones among `targets`, the destinations of the mover's `role` on `from` by
+    /// the movement rules (standard rules; `guard` is [`Position::guard`] of `general`).
+    #[inline(always)]
+    fn keep_legal(
+        &self,
+        from: Square,
+        role: Role,
+        targets: u128,
+        guard: &GeneralGuard,
+        general: Square,
+    ) -> u128 {
+        let (mut safe, unsure) = if role == Role::General {
+            (0, targets)
+        } else if guard.in_check {
+            if guard.screens & from.bb() != 0 {
                 (0, targets)
             } else {
-                (
-                    targets & !guard.screen_points,
-                    targets & guard.screen_points,
-                )
-            };
-            for to in squares(unsure) {
-                if self.is_safe(from, to, general) {
-                    safe |= to.bb();
-                }
+                (0, targets & guard.evasion)
             }
-            visit(from, safe);
+        } else if guard.pinned & from.bb() != 0 {
+            (0, targets)
+        } else {
+            (
+                targets & !guard.screen_points,
+                targets & guard.screen_points,
+            )
+        };
+        for to in squares(unsure) {
+            if self.is_safe(from, to, general) {
+                safe |= to.bb();
+            }
         }
+        safe
+    }
+
+    /// The number of legal moves of the mover's pieces of one `role` (standard rules).
+    #[inline(always)]
+    fn count_role(&self, role: Role, guard: &GeneralGuard, general: Square) -> u32 {
+        let piece = Piece::new(self.turn, role);
+        let occ = self.occupied();
+        let mut n = 0;
+        for from in squares(self.pieces(self.turn, role)) {
+            let targets = self.targets(from, piece, occ);
+            n += self
+                .keep_legal(from, role, targets, guard, general)
+                .count_ones();
+        }
+        n
     }
 
     /// Appends the legal moves (S1 for `xiangqi`; every movement-valid move for
@@ -596,10 +627,26 @@ impl Position {
     }
 
     /// The number of moves [`Position::generate_moves`] would produce.
+    ///
+    /// Perft's last ply: the pieces are taken role by role (no branch on each piece's role).
     pub fn count_moves(&self) -> u64 {
-        let mut n = 0u64;
-        self.for_each_legal(u128::MAX, |_, targets| n += targets.count_ones() as u64);
-        n
+        if self.rules == RuleSet::Capture {
+            let mut n = 0u64;
+            self.for_each_legal(u128::MAX, |_, targets| n += targets.count_ones() as u64);
+            return n;
+        }
+        let Some(general) = self.general(self.turn) else {
+            return 0;
+        };
+        let guard = self.guard(general);
+        let n = self.count_role(Role::Chariot, &guard, general)
+            + self.count_role(Role::Cannon, &guard, general)
+            + self.count_role(Role::Horse, &guard, general)
+            + self.count_role(Role::Soldier, &guard, general)
+            + self.count_role(Role::Elephant, &guard, general)
+            + self.count_role(Role::Advisor, &guard, general)
+            + self.count_role(Role::General, &guard, general);
+        u64::from(n)
     }
 
     /// Is `m` a legal move here (ignoring game end and history)?
