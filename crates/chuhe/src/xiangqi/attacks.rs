@@ -240,8 +240,8 @@ const fn soldier_attacker_table(side: usize) -> [u128; 90] {
 pub static SOLDIER_ATTACKERS: [[u128; 90]; 2] =
     [soldier_attacker_table(0), soldier_attacker_table(1)];
 
-const fn ray_table(df: i32, dr: i32) -> [u128; 90] {
-    let mut table = [0u128; 90];
+const fn ray_table(df: i32, dr: i32) -> [u128; 128] {
+    let mut table = [0u128; 128];
     let mut sq = 0;
     while sq < 90 {
         let (mut f, mut r) = ((sq % 9) as i32 + df, (sq / 9) as i32 + dr);
@@ -255,48 +255,42 @@ const fn ray_table(df: i32, dr: i32) -> [u128; 90] {
     table
 }
 
-/// Rays toward higher indices (north, east) and lower indices (south, west).
-static RAY_NORTH: [u128; 90] = ray_table(0, 1);
-static RAY_EAST: [u128; 90] = ray_table(1, 0);
-static RAY_SOUTH: [u128; 90] = ray_table(0, -1);
-static RAY_WEST: [u128; 90] = ray_table(-1, 0);
+/// Rays toward higher indices (north, east) and lower indices (south, west). Each table has
+/// 128 entries so that the index of any bit of a `u128` reads one: the entries past the board
+/// are empty, and so are `a1`'s southward and westward rays.
+static RAY_NORTH: [u128; 128] = ray_table(0, 1);
+static RAY_EAST: [u128; 128] = ray_table(1, 0);
+static RAY_SOUTH: [u128; 128] = ray_table(0, -1);
+static RAY_WEST: [u128; 128] = ray_table(-1, 0);
 
-/// The nearest square of `bb` along a ray: the lowest index on increasing rays (north, east),
-/// the highest on decreasing ones (south, west).
+/// The nearest point of `bb` along a ray, or the ray's sentinel when `bb` is empty: the
+/// lowest index on increasing rays (north, east), sentinel 127; the highest on decreasing
+/// ones (south, west), sentinel 0 (`a1`, which no decreasing ray passes beyond). The rays
+/// from a sentinel are empty, so a missing blocker needs no branch: the ray from "the
+/// nearest blocker" is then empty and the whole ray counts as reached.
 #[inline(always)]
 fn nearest<const INCREASING: bool>(bb: u128) -> usize {
     if INCREASING {
-        bb.trailing_zeros() as usize
+        (bb | 1 << 127).trailing_zeros() as usize
     } else {
-        127 - bb.leading_zeros() as usize
+        127 - (bb | 1).leading_zeros() as usize
     }
 }
 
 /// Squares reached along one ray, up to and including the first blocker.
 #[inline(always)]
-fn ray<const INCREASING: bool>(ray: &[u128; 90], sq: usize, occ: u128) -> u128 {
+fn ray<const INCREASING: bool>(ray: &[u128; 128], sq: usize, occ: u128) -> u128 {
     let r = ray[sq];
-    let blockers = r & occ;
-    if blockers == 0 {
-        r
-    } else {
-        r ^ ray[nearest::<INCREASING>(blockers)]
-    }
+    r ^ ray[nearest::<INCREASING>(r & occ)]
 }
 
 /// The first piece beyond the first piece (the screen) along one ray, if any.
 #[inline(always)]
-fn screened<const INCREASING: bool>(ray: &[u128; 90], sq: usize, occ: u128) -> u128 {
-    let blockers = ray[sq] & occ;
-    if blockers == 0 {
-        return 0;
-    }
-    let beyond = ray[nearest::<INCREASING>(blockers)] & occ;
-    if beyond == 0 {
-        0
-    } else {
-        1u128 << nearest::<INCREASING>(beyond)
-    }
+fn screened<const INCREASING: bool>(ray: &[u128; 128], sq: usize, occ: u128) -> u128 {
+    let beyond_screen = ray[nearest::<INCREASING>(ray[sq] & occ)] & occ;
+    // `beyond_screen` is empty when there is no screen or nothing behind it; the sentinel bit
+    // (127, or 0 which is then not in `beyond_screen`) is masked off.
+    (1u128 << nearest::<INCREASING>(beyond_screen)) & beyond_screen
 }
 
 /// The first pieces met along one ray from a point, nearest first.
@@ -304,21 +298,19 @@ fn screened<const INCREASING: bool>(ray: &[u128; 90], sq: usize, occ: u128) -> u
 pub struct RayPieces {
     /// The first three pieces as one-point bitboards (0 where the ray holds fewer).
     pub pieces: [u128; 3],
-    /// For each of them, the points from the origin (excluded) up to and including it: what a
-    /// piece must reach to stand between the origin and it, or to take it.
+    /// For each piece present, the points from the origin (excluded) up to and including it:
+    /// what a piece must reach to stand between the origin and it, or to take it. (Where the
+    /// piece is absent it holds the rest of the ray, and means nothing.)
     pub reach: [u128; 3],
 }
 
 #[inline(always)]
-fn ray_pieces<const INCREASING: bool>(ray: &[u128; 90], sq: usize, occ: u128) -> RayPieces {
+fn ray_pieces<const INCREASING: bool>(ray: &[u128; 128], sq: usize, occ: u128) -> RayPieces {
     let mut out = RayPieces::default();
     let mut rest = ray[sq] & occ;
     for slot in 0..3 {
-        if rest == 0 {
-            break;
-        }
         let i = nearest::<INCREASING>(rest);
-        out.pieces[slot] = 1u128 << i;
+        out.pieces[slot] = (1u128 << i) & rest;
         out.reach[slot] = ray[sq] ^ ray[i];
         rest &= ray[i];
     }
