@@ -485,17 +485,34 @@ impl Position {
         safe
     }
 
-    /// The number of legal moves of the mover's pieces of one `role` (standard rules).
+    /// The number of legal moves of the mover's pieces of `role` on `from_set` (standard
+    /// rules). `free`: the general is not in check and none of them is pinned, so only an
+    /// arrival on a screen point needs a try.
     #[inline(always)]
-    fn count_role(&self, role: Role, guard: &GeneralGuard, general: Square) -> u32 {
+    fn count_role(
+        &self,
+        role: Role,
+        from_set: u128,
+        free: bool,
+        guard: &GeneralGuard,
+        general: Square,
+    ) -> u32 {
         let piece = Piece::new(self.turn, role);
         let occ = self.occupied();
         let mut n = 0;
-        for from in squares(self.pieces(self.turn, role)) {
+        for from in squares(from_set) {
             let targets = self.targets(from, piece, occ);
-            n += self
-                .keep_legal(from, role, targets, guard, general)
-                .count_ones();
+            if free {
+                let unsure = targets & guard.screen_points;
+                n += (targets ^ unsure).count_ones();
+                for to in squares(unsure) {
+                    n += u32::from(self.is_safe(from, to, general));
+                }
+            } else {
+                n += self
+                    .keep_legal(from, role, targets, guard, general)
+                    .count_ones();
+            }
         }
         n
     }
@@ -639,13 +656,52 @@ impl Position {
             return 0;
         };
         let guard = self.guard(general);
-        let n = self.count_role(Role::Chariot, &guard, general)
-            + self.count_role(Role::Cannon, &guard, general)
-            + self.count_role(Role::Horse, &guard, general)
-            + self.count_role(Role::Soldier, &guard, general)
-            + self.count_role(Role::Elephant, &guard, general)
-            + self.count_role(Role::Advisor, &guard, general)
-            + self.count_role(Role::General, &guard, general);
+        let free = !guard.in_check;
+        let unpinned = |role: Role| self.pieces(self.turn, role) & !guard.pinned;
+        let mut n =
+            self.count_role(
+                Role::Chariot,
+                unpinned(Role::Chariot),
+                free,
+                &guard,
+                general,
+            ) + self.count_role(Role::Cannon, unpinned(Role::Cannon), free, &guard, general)
+                + self.count_role(Role::Horse, unpinned(Role::Horse), free, &guard, general)
+                + self.count_role(
+                    Role::Soldier,
+                    unpinned(Role::Soldier),
+                    free,
+                    &guard,
+                    general,
+                )
+                + self.count_role(
+                    Role::Elephant,
+                    unpinned(Role::Elephant),
+                    free,
+                    &guard,
+                    general,
+                )
+                + self.count_role(
+                    Role::Advisor,
+                    unpinned(Role::Advisor),
+                    free,
+                    &guard,
+                    general,
+                )
+                + self.count_role(
+                    Role::General,
+                    unpinned(Role::General),
+                    false,
+                    &guard,
+                    general,
+                );
+        for from in squares(guard.pinned) {
+            let piece = Piece::from_index(self.board[from.index()] as usize);
+            let targets = self.targets(from, piece, self.occupied());
+            n += self
+                .keep_legal(from, piece.role, targets, &guard, general)
+                .count_ones();
+        }
         u64::from(n)
     }
 
