@@ -218,6 +218,26 @@ const fn soldier_table(side: usize) -> [u128; 90] {
 /// Soldier moves: `[side][square]`, forward, and sideways once across the river.
 pub static SOLDIER_STEPS: [[u128; 90]; 2] = [soldier_table(0), soldier_table(1)];
 
+/// The steps of all of a side's soldiers at once, by direction: forward, east, west (east and
+/// west only across the river). Within one direction no two soldiers share a destination, so
+/// each bitboard's popcount is its number of moves; `to - delta` is where a step came from.
+#[inline(always)]
+pub fn soldier_steps(side: usize, soldiers: u128) -> [(u128, i32); 3] {
+    const FILE_A: u128 = super::bitboard::file_bb(0);
+    const FILE_I: u128 = super::bitboard::file_bb(8);
+    let (forward, delta) = if side == 0 {
+        ((soldiers << 9) & super::bitboard::BOARD, 9)
+    } else {
+        (soldiers >> 9, -9)
+    };
+    let across = soldiers & !own_half(side);
+    [
+        (forward, delta),
+        ((across & !FILE_I) << 1, 1),
+        ((across & !FILE_A) >> 1, -1),
+    ]
+}
+
 const fn soldier_attacker_table(side: usize) -> [u128; 90] {
     let mut table = [0u128; 90];
     let mut from = 0;
@@ -470,6 +490,24 @@ mod tests {
             (west.pieces[0], west.reach[0]),
             (sq("d1").bb(), sq("d1").bb())
         );
+    }
+
+    #[test]
+    fn soldier_steps_at_once_equal_the_table() {
+        for (side, table) in SOLDIER_STEPS.iter().enumerate() {
+            for from in Square::all() {
+                let mut union = 0;
+                for (to_set, delta) in soldier_steps(side, from.bb()) {
+                    for to in 0..90i32 {
+                        if to_set & (1u128 << to) != 0 {
+                            assert_eq!(to - delta, from.index() as i32);
+                        }
+                    }
+                    union |= to_set;
+                }
+                assert_eq!(union, table[from.index()], "{side} {from}");
+            }
+        }
     }
 
     #[test]

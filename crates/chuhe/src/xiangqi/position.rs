@@ -4,8 +4,8 @@ use chuhe_notation::{Side, Status};
 
 use super::attacks::{
     cannon_captures, elephant_attacks, file_attacks, horse_attackers, horse_attacks, line_pieces,
-    own_half, rook_attacks, ADVISOR_STEPS, GENERAL_STEPS, HORSE_ATTACKERS, SOLDIER_ATTACKERS,
-    SOLDIER_STEPS,
+    own_half, rook_attacks, soldier_steps, ADVISOR_STEPS, GENERAL_STEPS, HORSE_ATTACKERS,
+    SOLDIER_ATTACKERS, SOLDIER_STEPS,
 };
 use super::bitboard::{squares, Square};
 use super::types::{Move, Piece, Role, RuleSet};
@@ -517,6 +517,32 @@ impl Position {
         n
     }
 
+    /// [`Position::count_role`] for the soldiers: out of check, all of them at once.
+    #[inline(always)]
+    fn count_soldiers(
+        &self,
+        soldiers: u128,
+        free: bool,
+        guard: &GeneralGuard,
+        general: Square,
+    ) -> u32 {
+        if !free {
+            return self.count_role(Role::Soldier, soldiers, false, guard, general);
+        }
+        let own = self.by_side[self.turn.index()];
+        let mut n = 0;
+        for (steps, delta) in soldier_steps(self.turn.index(), soldiers) {
+            let targets = steps & !own;
+            let unsure = targets & guard.screen_points;
+            n += (targets ^ unsure).count_ones();
+            for to in squares(unsure) {
+                let from = Square::from_index_unchecked((to.index() as i32 - delta) as u8);
+                n += u32::from(self.is_safe(from, to, general));
+            }
+        }
+        n
+    }
+
     /// Appends the legal moves (S1 for `xiangqi`; every movement-valid move for
     /// `xiangqi-capture`, C1–C2). No game-end check.
     pub fn generate_moves(&self, list: &mut MoveList) {
@@ -658,43 +684,38 @@ impl Position {
         let guard = self.guard(general);
         let free = !guard.in_check;
         let unpinned = |role: Role| self.pieces(self.turn, role) & !guard.pinned;
-        let mut n =
-            self.count_role(
-                Role::Chariot,
-                unpinned(Role::Chariot),
-                free,
-                &guard,
-                general,
-            ) + self.count_role(Role::Cannon, unpinned(Role::Cannon), free, &guard, general)
-                + self.count_role(Role::Horse, unpinned(Role::Horse), free, &guard, general)
-                + self.count_role(
-                    Role::Soldier,
-                    unpinned(Role::Soldier),
-                    free,
-                    &guard,
-                    general,
-                )
-                + self.count_role(
-                    Role::Elephant,
-                    unpinned(Role::Elephant),
-                    free,
-                    &guard,
-                    general,
-                )
-                + self.count_role(
-                    Role::Advisor,
-                    unpinned(Role::Advisor),
-                    free,
-                    &guard,
-                    general,
-                )
-                + self.count_role(
-                    Role::General,
-                    unpinned(Role::General),
-                    false,
-                    &guard,
-                    general,
-                );
+        let mut n = 0;
+        n += self.count_role(
+            Role::Chariot,
+            unpinned(Role::Chariot),
+            free,
+            &guard,
+            general,
+        );
+        n += self.count_role(Role::Cannon, unpinned(Role::Cannon), free, &guard, general);
+        n += self.count_role(Role::Horse, unpinned(Role::Horse), free, &guard, general);
+        n += self.count_soldiers(unpinned(Role::Soldier), free, &guard, general);
+        n += self.count_role(
+            Role::Elephant,
+            unpinned(Role::Elephant),
+            free,
+            &guard,
+            general,
+        );
+        n += self.count_role(
+            Role::Advisor,
+            unpinned(Role::Advisor),
+            free,
+            &guard,
+            general,
+        );
+        n += self.count_role(
+            Role::General,
+            unpinned(Role::General),
+            false,
+            &guard,
+            general,
+        );
         for from in squares(guard.pinned) {
             let piece = Piece::from_index(self.board[from.index()] as usize);
             let targets = self.targets(from, piece, self.occupied());
