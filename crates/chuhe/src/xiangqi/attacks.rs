@@ -191,6 +191,25 @@ const fn horse_attacker_table() -> [[Blockable; 8]; 90] {
 /// (`targets`) with the leg that must be empty (`block`).
 pub static HORSE_ATTACKERS: [[Blockable; 8]; 90] = horse_attacker_table();
 
+const fn horse_attacker_points_table() -> [u128; 90] {
+    let mut table = [0u128; 90];
+    let mut sq = 0;
+    while sq < 90 {
+        let mut i = 0;
+        while i < 8 {
+            table[sq] |= HORSE_ATTACKERS[sq][i].targets;
+            i += 1;
+        }
+        sq += 1;
+    }
+    table
+}
+
+/// For a target, every point a horse could attack it from, legs aside (the union of its
+/// [`HORSE_ATTACKERS`] entries): most of the time no horse stands on one, and the entries need
+/// no look.
+pub static HORSE_ATTACKER_POINTS: [u128; 90] = horse_attacker_points_table();
+
 const fn soldier_table(side: usize) -> [u128; 90] {
     let mut table = [0u128; 90];
     let forward: i32 = if side == 0 { 1 } else { -1 };
@@ -406,6 +425,9 @@ pub fn elephant_attacks(side: usize, sq: Square, occ: u128) -> u128 {
 #[inline(always)]
 pub fn horse_attackers(target: Square, horses: u128, occ: u128) -> u128 {
     let mut bb = 0;
+    if HORSE_ATTACKER_POINTS[target.index()] & horses == 0 {
+        return bb;
+    }
     for a in &HORSE_ATTACKERS[target.index()] {
         if a.targets & horses != 0 && a.block & occ == 0 {
             bb |= a.targets;

@@ -5,7 +5,7 @@ use chuhe_notation::{Side, Status};
 use super::attacks::{
     cannon_captures, elephant_attacks, file_attacks, horse_attackers, horse_attacks, line_pieces,
     own_half, rook_attacks, soldier_steps, ADVISOR_STEPS, GENERAL_STEPS, HORSE_ATTACKERS,
-    SOLDIER_ATTACKERS, SOLDIER_STEPS,
+    HORSE_ATTACKER_POINTS, SOLDIER_ATTACKERS, SOLDIER_STEPS,
 };
 use super::bitboard::{squares, Square};
 use super::types::{Move, Piece, Role, RuleSet};
@@ -397,13 +397,15 @@ impl Position {
             }
         }
         let horses = self.pieces(them, Role::Horse);
-        for attacker in &HORSE_ATTACKERS[general.index()] {
-            if attacker.targets & horses != 0 {
-                if attacker.block & occ == 0 {
-                    guard.check(attacker.block | attacker.targets);
-                } else {
-                    // An own piece on the horse's leg may not leave it.
-                    guard.pinned |= attacker.block & ours;
+        if HORSE_ATTACKER_POINTS[general.index()] & horses != 0 {
+            for attacker in &HORSE_ATTACKERS[general.index()] {
+                if attacker.targets & horses != 0 {
+                    if attacker.block & occ == 0 {
+                        guard.check(attacker.block | attacker.targets);
+                    } else {
+                        // An own piece on the horse's leg may not leave it.
+                        guard.pinned |= attacker.block & ours;
+                    }
                 }
             }
         }
