@@ -67,23 +67,6 @@ pub static GENERAL_STEPS: [[u128; 90]; 2] =
 pub static ADVISOR_STEPS: [[u128; 90]; 2] =
     [steps_in(&DIAG, palace(0)), steps_in(&DIAG, palace(1))];
 
-const fn danger_zone_table() -> [u128; 90] {
-    let diagonal = steps_in(&DIAG, super::bitboard::BOARD);
-    let mut table = [0u128; 90];
-    let mut sq = 0;
-    while sq < 90 {
-        let (f, r) = ((sq % 9) as u8, (sq / 9) as u8);
-        table[sq] = super::bitboard::rank_bb(r) | super::bitboard::file_bb(f) | diagonal[sq];
-        sq += 1;
-    }
-    table
-}
-
-/// For a general's square: its rank and file (chariots, cannons and their screens, the facing
-/// general) and its diagonal neighbours (horse legs). A move that neither starts nor ends there
-/// cannot expose the general.
-pub static DANGER_ZONE: [u128; 90] = danger_zone_table();
-
 /// A blockable two-step move: the square that must be empty and the targets behind it.
 #[derive(Clone, Copy, Debug)]
 pub struct Blockable {
@@ -208,6 +191,25 @@ const fn horse_attacker_table() -> [[Blockable; 8]; 90] {
 /// (`targets`) with the leg that must be empty (`block`).
 pub static HORSE_ATTACKERS: [[Blockable; 8]; 90] = horse_attacker_table();
 
+const fn horse_attacker_points_table() -> [u128; 90] {
+    let mut table = [0u128; 90];
+    let mut sq = 0;
+    while sq < 90 {
+        let mut i = 0;
+        while i < 8 {
+            table[sq] |= HORSE_ATTACKERS[sq][i].targets;
+            i += 1;
+        }
+        sq += 1;
+    }
+    table
+}
+
+/// For a target, every point a horse could attack it from, legs aside (the union of its
+/// [`HORSE_ATTACKERS`] entries): most of the time no horse stands on one, and the entries need
+/// no look.
+pub static HORSE_ATTACKER_POINTS: [u128; 90] = horse_attacker_points_table();
+
 const fn soldier_table(side: usize) -> [u128; 90] {
     let mut table = [0u128; 90];
     let forward: i32 = if side == 0 { 1 } else { -1 };
@@ -235,6 +237,26 @@ const fn soldier_table(side: usize) -> [u128; 90] {
 /// Soldier moves: `[side][square]`, forward, and sideways once across the river.
 pub static SOLDIER_STEPS: [[u128; 90]; 2] = [soldier_table(0), soldier_table(1)];
 
+/// The steps of all of a side's soldiers at once, by direction: forward, east, west (east and
+/// west only across the river). Within one direction no two soldiers share a destination, so
+/// each bitboard's popcount is its number of moves; `to - delta` is where a step came from.
+#[inline(always)]
+pub fn soldier_steps(side: usize, soldiers: u128) -> [(u128, i32); 3] {
+    const FILE_A: u128 = super::bitboard::file_bb(0);
+    const FILE_I: u128 = super::bitboard::file_bb(8);
+    let (forward, delta) = if side == 0 {
+        ((soldiers << 9) & super::bitboard::BOARD, 9)
+    } else {
+        (soldiers >> 9, -9)
+    };
+    let across = soldiers & !own_half(side);
+    [
+        (forward, delta),
+        ((across & !FILE_I) << 1, 1),
+        ((across & !FILE_A) >> 1, -1),
+    ]
+}
+
 const fn soldier_attacker_table(side: usize) -> [u128; 90] {
     let mut table = [0u128; 90];
     let mut from = 0;
@@ -257,8 +279,8 @@ const fn soldier_attacker_table(side: usize) -> [u128; 90] {
 pub static SOLDIER_ATTACKERS: [[u128; 90]; 2] =
     [soldier_attacker_table(0), soldier_attacker_table(1)];
 
-const fn ray_table(df: i32, dr: i32) -> [u128; 90] {
-    let mut table = [0u128; 90];
+const fn ray_table(df: i32, dr: i32) -> [u128; 128] {
+    let mut table = [0u128; 128];
     let mut sq = 0;
     while sq < 90 {
         let (mut f, mut r) = ((sq % 9) as i32 + df, (sq / 9) as i32 + dr);
@@ -272,48 +294,80 @@ const fn ray_table(df: i32, dr: i32) -> [u128; 90] {
     table
 }
 
-/// Rays toward higher indices (north, east) and lower indices (south, west).
-static RAY_NORTH: [u128; 90] = ray_table(0, 1);
-static RAY_EAST: [u128; 90] = ray_table(1, 0);
-static RAY_SOUTH: [u128; 90] = ray_table(0, -1);
-static RAY_WEST: [u128; 90] = ray_table(-1, 0);
+/// Rays toward higher indices (north, east) and lower indices (south, west). Each table has
+/// 128 entries so that the index of any bit of a `u128` reads one: the entries past the board
+/// are empty, and so are `a1`'s southward and westward rays.
+static RAY_NORTH: [u128; 128] = ray_table(0, 1);
+static RAY_EAST: [u128; 128] = ray_table(1, 0);
+static RAY_SOUTH: [u128; 128] = ray_table(0, -1);
+static RAY_WEST: [u128; 128] = ray_table(-1, 0);
 
-/// The nearest square of `bb` along a ray: the lowest index on increasing rays (north, east),
-/// the highest on decreasing ones (south, west).
+/// The nearest point of `bb` along a ray, or the ray's sentinel when `bb` is empty: the
+/// lowest index on increasing rays (north, east), sentinel 127; the highest on decreasing
+/// ones (south, west), sentinel 0 (`a1`, which no decreasing ray passes beyond). The rays
+/// from a sentinel are empty, so a missing blocker needs no branch: the ray from "the
+/// nearest blocker" is then empty and the whole ray counts as reached.
 #[inline(always)]
 fn nearest<const INCREASING: bool>(bb: u128) -> usize {
     if INCREASING {
-        bb.trailing_zeros() as usize
+        (bb | 1 << 127).trailing_zeros() as usize
     } else {
-        127 - bb.leading_zeros() as usize
+        127 - (bb | 1).leading_zeros() as usize
     }
 }
 
 /// Squares reached along one ray, up to and including the first blocker.
 #[inline(always)]
-fn ray<const INCREASING: bool>(ray: &[u128; 90], sq: usize, occ: u128) -> u128 {
+fn ray<const INCREASING: bool>(ray: &[u128; 128], sq: usize, occ: u128) -> u128 {
     let r = ray[sq];
-    let blockers = r & occ;
-    if blockers == 0 {
-        r
-    } else {
-        r ^ ray[nearest::<INCREASING>(blockers)]
-    }
+    r ^ ray[nearest::<INCREASING>(r & occ)]
 }
 
 /// The first piece beyond the first piece (the screen) along one ray, if any.
 #[inline(always)]
-fn screened<const INCREASING: bool>(ray: &[u128; 90], sq: usize, occ: u128) -> u128 {
-    let blockers = ray[sq] & occ;
-    if blockers == 0 {
-        return 0;
+fn screened<const INCREASING: bool>(ray: &[u128; 128], sq: usize, occ: u128) -> u128 {
+    let beyond_screen = ray[nearest::<INCREASING>(ray[sq] & occ)] & occ;
+    // `beyond_screen` is empty when there is no screen or nothing behind it; the sentinel bit
+    // (127, or 0 which is then not in `beyond_screen`) is masked off.
+    (1u128 << nearest::<INCREASING>(beyond_screen)) & beyond_screen
+}
+
+/// The first pieces met along one ray from a point, nearest first.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RayPieces {
+    /// The first three pieces as one-point bitboards (0 where the ray holds fewer).
+    pub pieces: [u128; 3],
+    /// For each piece present, the points from the origin (excluded) up to and including it:
+    /// what a piece must reach to stand between the origin and it, or to take it. (Where the
+    /// piece is absent it holds the rest of the ray, and means nothing.)
+    pub reach: [u128; 3],
+}
+
+#[inline(always)]
+fn ray_pieces<const INCREASING: bool>(ray: &[u128; 128], sq: usize, occ: u128) -> RayPieces {
+    let mut out = RayPieces::default();
+    let mut rest = ray[sq] & occ;
+    for slot in 0..3 {
+        let i = nearest::<INCREASING>(rest);
+        out.pieces[slot] = (1u128 << i) & rest;
+        out.reach[slot] = ray[sq] ^ ray[i];
+        rest &= ray[i];
     }
-    let beyond = ray[nearest::<INCREASING>(blockers)] & occ;
-    if beyond == 0 {
-        0
-    } else {
-        1u128 << nearest::<INCREASING>(beyond)
-    }
+    out
+}
+
+/// The first three pieces of `occ` along the four rays from `sq`: north and south (the file,
+/// where the generals face each other) at indices 0 and 1, east and west (the rank) at 2 and 3.
+/// Chariots check through none of them, cannons through exactly one.
+#[inline(always)]
+pub fn line_pieces(sq: Square, occ: u128) -> [RayPieces; 4] {
+    let i = sq.index();
+    [
+        ray_pieces::<true>(&RAY_NORTH, i, occ),
+        ray_pieces::<false>(&RAY_SOUTH, i, occ),
+        ray_pieces::<true>(&RAY_EAST, i, occ),
+        ray_pieces::<false>(&RAY_WEST, i, occ),
+    ]
 }
 
 /// Squares a chariot on `sq` reaches: up to and including the first piece in each direction.
@@ -371,6 +425,9 @@ pub fn elephant_attacks(side: usize, sq: Square, occ: u128) -> u128 {
 #[inline(always)]
 pub fn horse_attackers(target: Square, horses: u128, occ: u128) -> u128 {
     let mut bb = 0;
+    if HORSE_ATTACKER_POINTS[target.index()] & horses == 0 {
+        return bb;
+    }
     for a in &HORSE_ATTACKERS[target.index()] {
         if a.targets & horses != 0 && a.block & occ == 0 {
             bb |= a.targets;
@@ -432,6 +489,45 @@ mod tests {
                     let reverse = SOLDIER_ATTACKERS[side][t.index()] & h.bb() != 0;
                     assert_eq!(forward, reverse);
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn line_pieces_lists_the_first_three_each_way() {
+        // From e1: e4, e7, e10 up the file; nothing down; d1 and i1 along the rank.
+        let occ = sq("e4").bb() | sq("e7").bb() | sq("e10").bb() | sq("d1").bb() | sq("i1").bb();
+        let [north, south, east, west] = line_pieces(sq("e1"), occ);
+        assert_eq!(north.pieces, [sq("e4").bb(), sq("e7").bb(), sq("e10").bb()]);
+        assert_eq!(
+            north.reach[1],
+            ["e2", "e3", "e4", "e5", "e6", "e7"]
+                .iter()
+                .fold(0, |bb, name| bb | sq(name).bb())
+        );
+        assert_eq!(south.pieces, [0; 3]);
+        assert_eq!(east.pieces, [sq("i1").bb(), 0, 0]);
+        assert_eq!(east.reach[0].count_ones(), 4);
+        assert_eq!(
+            (west.pieces[0], west.reach[0]),
+            (sq("d1").bb(), sq("d1").bb())
+        );
+    }
+
+    #[test]
+    fn soldier_steps_at_once_equal_the_table() {
+        for (side, table) in SOLDIER_STEPS.iter().enumerate() {
+            for from in Square::all() {
+                let mut union = 0;
+                for (to_set, delta) in soldier_steps(side, from.bb()) {
+                    for to in 0..90i32 {
+                        if to_set & (1u128 << to) != 0 {
+                            assert_eq!(to - delta, from.index() as i32);
+                        }
+                    }
+                    union |= to_set;
+                }
+                assert_eq!(union, table[from.index()], "{side} {from}");
             }
         }
     }

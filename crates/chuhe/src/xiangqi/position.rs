@@ -3,8 +3,9 @@
 use chuhe_notation::{Side, Status};
 
 use super::attacks::{
-    cannon_captures, elephant_attacks, file_attacks, horse_attackers, horse_attacks, own_half,
-    rook_attacks, ADVISOR_STEPS, DANGER_ZONE, GENERAL_STEPS, SOLDIER_ATTACKERS, SOLDIER_STEPS,
+    cannon_captures, elephant_attacks, file_attacks, horse_attackers, horse_attacks, line_pieces,
+    own_half, rook_attacks, soldier_steps, ADVISOR_STEPS, GENERAL_STEPS, HORSE_ATTACKERS,
+    HORSE_ATTACKER_POINTS, SOLDIER_ATTACKERS, SOLDIER_STEPS,
 };
 use super::bitboard::{squares, Square};
 use super::types::{Move, Piece, Role, RuleSet};
@@ -351,8 +352,79 @@ impl Position {
         !self.attacked_with(king, !us, occ, theirs)
     }
 
+    /// What the safety of the mover's general on `general` asks of the moves (S1), found once
+    /// per position from the lines through the general, the horses around it and the soldiers
+    /// next to it.
+    #[inline(always)]
+    fn guard(&self, general: Square) -> GeneralGuard {
+        let them = !self.turn;
+        let ours = self.by_side[self.turn.index()];
+        let occ = self.occupied();
+        let chariots = self.pieces(them, Role::Chariot);
+        let cannons = self.pieces(them, Role::Cannon);
+        let mut guard = GeneralGuard {
+            in_check: false,
+            evasion: u128::MAX,
+            screens: 0,
+            pinned: 0,
+            screen_points: 0,
+        };
+        for (ray, line) in line_pieces(general, occ).iter().enumerate() {
+            // The facing generals (S1) act as a chariot along the file.
+            let sliders = if ray < 2 {
+                chariots | self.pieces(them, Role::General)
+            } else {
+                chariots
+            };
+            let [first, second, third] = line.pieces;
+            if first & sliders != 0 {
+                guard.check(line.reach[0]);
+            } else if second & cannons != 0 {
+                guard.check(line.reach[1]);
+                guard.screens |= first & ours;
+            } else {
+                // Leaving the line would let a chariot through or leave a cannon one screen.
+                if second & sliders != 0 {
+                    guard.pinned |= first & ours;
+                }
+                if third & cannons != 0 {
+                    guard.pinned |= (first | second) & ours;
+                }
+                // A piece arriving between the general and a cannon becomes its screen.
+                if first & cannons != 0 {
+                    guard.screen_points |= line.reach[0] & !first;
+                }
+            }
+        }
+        let horses = self.pieces(them, Role::Horse);
+        if HORSE_ATTACKER_POINTS[general.index()] & horses != 0 {
+            for attacker in &HORSE_ATTACKERS[general.index()] {
+                if attacker.targets & horses != 0 {
+                    if attacker.block & occ == 0 {
+                        guard.check(attacker.block | attacker.targets);
+                    } else {
+                        // An own piece on the horse's leg may not leave it.
+                        guard.pinned |= attacker.block & ours;
+                    }
+                }
+            }
+        }
+        let soldiers =
+            SOLDIER_ATTACKERS[them.index()][general.index()] & self.pieces(them, Role::Soldier);
+        for soldier in squares(soldiers) {
+            guard.check(soldier.bb());
+        }
+        guard
+    }
+
     /// Visits every legal move to a point of `mask`: `visit(from, to_set)` gets each piece's
     /// legal destinations within `mask`.
+    ///
+    /// Under the standard rules [`Position::guard`] sorts the moves first: out of check, a
+    /// piece that is not pinned moving to a point where it screens no cannon is legal as it
+    /// is; in check, a piece other than the general and a cannon's screen must take a checker
+    /// or block it. What remains (the general's moves, pinned pieces, new screens, the answers
+    /// to a check) is tried on the board by [`Position::is_safe`].
     #[inline(always)]
     fn for_each_legal(&self, mask: u128, mut visit: impl FnMut(Square, u128)) {
         let us = self.turn;
@@ -367,27 +439,110 @@ impl Position {
         let Some(general) = self.general(us) else {
             return;
         };
-        let in_check = self.is_attacked(general, !us);
-        let zone = DANGER_ZONE[general.index()];
+        let guard = self.guard(general);
         for from in squares(self.by_side[us.index()]) {
             let piece = Piece::from_index(self.board[from.index()] as usize);
             let targets = self.targets(from, piece, occ) & mask;
-            if targets == 0 {
-                continue;
+            if targets != 0 {
+                visit(
+                    from,
+                    self.keep_legal(from, piece.role, targets, &guard, general),
+                );
             }
-            let (mut safe, unsure) =
-                if in_check || piece.role == Role::General || zone & from.bb() != 0 {
-                    (0, targets)
-                } else {
-                    (targets & !zone, targets & zone)
-                };
-            for to in squares(unsure) {
-                if self.is_safe(from, to, general) {
-                    safe |= to.bb();
-                }
-            }
-            visit(from, safe);
         }
+    }
+
+    /// The legal ones among `targets`, the destinations of the mover's `role` on `from` by
+    /// the movement rules (standard rules; `guard` is [`Position::guard`] of `general`).
+    #[inline(always)]
+    fn keep_legal(
+        &self,
+        from: Square,
+        role: Role,
+        targets: u128,
+        guard: &GeneralGuard,
+        general: Square,
+    ) -> u128 {
+        let (mut safe, unsure) = if role == Role::General {
+            (0, targets)
+        } else if guard.in_check {
+            if guard.screens & from.bb() != 0 {
+                (0, targets)
+            } else {
+                (0, targets & guard.evasion)
+            }
+        } else if guard.pinned & from.bb() != 0 {
+            (0, targets)
+        } else {
+            (
+                targets & !guard.screen_points,
+                targets & guard.screen_points,
+            )
+        };
+        for to in squares(unsure) {
+            if self.is_safe(from, to, general) {
+                safe |= to.bb();
+            }
+        }
+        safe
+    }
+
+    /// The number of legal moves of the mover's pieces of `role` on `from_set` (standard
+    /// rules). `free`: the general is not in check and none of them is pinned, so only an
+    /// arrival on a screen point needs a try.
+    #[inline(always)]
+    fn count_role(
+        &self,
+        role: Role,
+        from_set: u128,
+        free: bool,
+        guard: &GeneralGuard,
+        general: Square,
+    ) -> u32 {
+        let piece = Piece::new(self.turn, role);
+        let occ = self.occupied();
+        let mut n = 0;
+        for from in squares(from_set) {
+            let targets = self.targets(from, piece, occ);
+            if free {
+                let unsure = targets & guard.screen_points;
+                n += (targets ^ unsure).count_ones();
+                for to in squares(unsure) {
+                    n += u32::from(self.is_safe(from, to, general));
+                }
+            } else {
+                n += self
+                    .keep_legal(from, role, targets, guard, general)
+                    .count_ones();
+            }
+        }
+        n
+    }
+
+    /// [`Position::count_role`] for the soldiers: out of check, all of them at once.
+    #[inline(always)]
+    fn count_soldiers(
+        &self,
+        soldiers: u128,
+        free: bool,
+        guard: &GeneralGuard,
+        general: Square,
+    ) -> u32 {
+        if !free {
+            return self.count_role(Role::Soldier, soldiers, false, guard, general);
+        }
+        let own = self.by_side[self.turn.index()];
+        let mut n = 0;
+        for (steps, delta) in soldier_steps(self.turn.index(), soldiers) {
+            let targets = steps & !own;
+            let unsure = targets & guard.screen_points;
+            n += (targets ^ unsure).count_ones();
+            for to in squares(unsure) {
+                let from = Square::from_index_unchecked((to.index() as i32 - delta) as u8);
+                n += u32::from(self.is_safe(from, to, general));
+            }
+        }
+        n
     }
 
     /// Appends the legal moves (S1 for `xiangqi`; every movement-valid move for
@@ -517,10 +672,60 @@ impl Position {
     }
 
     /// The number of moves [`Position::generate_moves`] would produce.
+    ///
+    /// Perft's last ply: the pieces are taken role by role (no branch on each piece's role).
     pub fn count_moves(&self) -> u64 {
-        let mut n = 0u64;
-        self.for_each_legal(u128::MAX, |_, targets| n += targets.count_ones() as u64);
-        n
+        if self.rules == RuleSet::Capture {
+            let mut n = 0u64;
+            self.for_each_legal(u128::MAX, |_, targets| n += targets.count_ones() as u64);
+            return n;
+        }
+        let Some(general) = self.general(self.turn) else {
+            return 0;
+        };
+        let guard = self.guard(general);
+        let free = !guard.in_check;
+        let unpinned = |role: Role| self.pieces(self.turn, role) & !guard.pinned;
+        let mut n = 0;
+        n += self.count_role(
+            Role::Chariot,
+            unpinned(Role::Chariot),
+            free,
+            &guard,
+            general,
+        );
+        n += self.count_role(Role::Cannon, unpinned(Role::Cannon), free, &guard, general);
+        n += self.count_role(Role::Horse, unpinned(Role::Horse), free, &guard, general);
+        n += self.count_soldiers(unpinned(Role::Soldier), free, &guard, general);
+        n += self.count_role(
+            Role::Elephant,
+            unpinned(Role::Elephant),
+            free,
+            &guard,
+            general,
+        );
+        n += self.count_role(
+            Role::Advisor,
+            unpinned(Role::Advisor),
+            free,
+            &guard,
+            general,
+        );
+        n += self.count_role(
+            Role::General,
+            unpinned(Role::General),
+            false,
+            &guard,
+            general,
+        );
+        for from in squares(guard.pinned) {
+            let piece = Piece::from_index(self.board[from.index()] as usize);
+            let targets = self.targets(from, piece, self.occupied());
+            n += self
+                .keep_legal(from, piece.role, targets, &guard, general)
+                .count_ones();
+        }
+        u64::from(n)
     }
 
     /// Is `m` a legal move here (ignoring game end and history)?
@@ -659,6 +864,32 @@ impl Position {
     }
 }
 
+/// The constraints the mover's general puts on the other moves (standard rules), from
+/// [`Position::guard`]. A move it does not flag is legal; a flagged one is tried on the board.
+struct GeneralGuard {
+    /// The general is attacked (or faces the other general).
+    in_check: bool,
+    /// In check: the points where a piece other than the general must arrive to answer every
+    /// checker (take it, or stand between it and the general or on its horse leg).
+    evasion: u128,
+    /// In check by a cannon: the own screen, which may also answer by leaving the line.
+    screens: u128,
+    /// Own pieces whose leaving may expose the general: alone before a chariot or the other
+    /// general, one of two screens before a cannon, on the leg of a horse aimed at the general.
+    pinned: u128,
+    /// Empty points between the general and a cannon with nothing between them.
+    screen_points: u128,
+}
+
+impl GeneralGuard {
+    /// Records a checker: a move answers it only by reaching a point of `answers`.
+    #[inline(always)]
+    fn check(&mut self, answers: u128) {
+        self.in_check = true;
+        self.evasion &= answers;
+    }
+}
+
 /// A repetition fold count below 2, refused by [`Position::set_repetition_fold`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("the repetition fold count must be at least 2 (a position occurring that many times ends the game), not {fold}")]
@@ -675,6 +906,81 @@ fn sq(file: u8, rank: u8) -> Square {
 impl std::fmt::Debug for Position {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Position({})", self.to_fen())
+    }
+}
+
+#[cfg(test)]
+mod legality_tests {
+    use super::*;
+
+    /// Make-and-test: the moves the movement rules allow after which the mover's general is
+    /// not attacked (nor facing the other one).
+    fn safe_moves(pos: &Position) -> Vec<Move> {
+        let mut pseudo = MoveList::new();
+        pos.generate_pseudo_legal(&mut pseudo);
+        pseudo
+            .iter()
+            .copied()
+            .filter(|&m| {
+                let mut after = pos.clone();
+                after.play_unchecked(m);
+                after
+                    .general(pos.turn)
+                    .is_some_and(|g| !after.is_attacked(g, !pos.turn))
+            })
+            .collect()
+    }
+
+    /// The pinned pieces, screens and evasions of [`Position::guard`] give exactly the moves
+    /// that make-and-test gives, on random games whose positions are thinned out at random
+    /// (open lines: many pins, cannon screens, checks and double checks).
+    #[test]
+    fn guarded_generation_equals_make_and_test() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let (mut compared, mut in_check) = (0, 0);
+        for _game in 0..1500 {
+            let mut pos = Position::start();
+            for _ply in 0..(next() % 120) {
+                let mut thinned = pos.clone();
+                let keep = 1 + next() % 3;
+                for sq in squares(pos.occupied() & !pos.role_bb(Role::General)) {
+                    if next() % 4 < keep {
+                        continue;
+                    }
+                    thinned.remove(sq, Piece::from_index(thinned.board[sq.index()] as usize));
+                }
+                for candidate in [&pos, &thinned] {
+                    let idle = !candidate.turn;
+                    if candidate
+                        .general(idle)
+                        .is_some_and(|g| candidate.is_attacked(g, !idle))
+                    {
+                        continue; // not a position of the game (the side not to move in check)
+                    }
+                    let mut legal = MoveList::new();
+                    candidate.generate_moves(&mut legal);
+                    assert_eq!(&legal[..], &safe_moves(candidate)[..], "{candidate:?}");
+                    assert_eq!(candidate.count_moves(), legal.len() as u64);
+                    compared += 1;
+                    in_check += usize::from(candidate.is_check());
+                }
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.play_unchecked(moves[(next() % moves.len() as u64) as usize]);
+            }
+        }
+        assert!(
+            compared > 5000 && in_check > 300,
+            "{compared} positions, {in_check} in check"
+        );
     }
 }
 
