@@ -42,19 +42,7 @@ impl common::TestServer {
     }
 }
 
-fn call(request: ureq::Request, body: Option<Value>) -> (u16, Value) {
-    let request = request.timeout(Duration::from_secs(20));
-    let response = match body {
-        Some(b) => request.send_json(b),
-        None => request.call(),
-    };
-    let response = match response {
-        Ok(r) | Err(ureq::Error::Status(_, r)) => r,
-        Err(e) => panic!("{e}"),
-    };
-    let status = response.status();
-    (status, response.into_json().unwrap_or(Value::Null))
-}
+use common::call;
 
 fn uci_moves(state: &Value) -> Vec<String> {
     state["moves"]
@@ -356,14 +344,7 @@ fn two_servers_on_one_sqlite_file_act_as_one() {
 
 #[test]
 fn two_servers_on_one_postgresql_database_act_as_one() {
-    let Ok(url) = std::env::var("CHUHE_TEST_POSTGRES") else {
-        assert!(
-            std::env::var("CI").is_err(),
-            "CHUHE_TEST_POSTGRES is not set under CI: run through scripts/with-postgres"
-        );
-        eprintln!(
-            "CHUHE_TEST_POSTGRES is not set: run through scripts/with-postgres to test PostgreSQL"
-        );
+    let Some(url) = common::postgres_url() else {
         return;
     };
     let stores: Vec<Arc<dyn store::Store>> = (0..3)
@@ -504,14 +485,7 @@ fn get_raw(url: &str) -> (u16, Option<String>, Value) {
 
 #[test]
 fn a_server_heals_when_postgresql_restarts_or_comes_back() {
-    let Ok(url) = std::env::var("CHUHE_TEST_POSTGRES") else {
-        assert!(
-            std::env::var("CI").is_err(),
-            "CHUHE_TEST_POSTGRES is not set under CI: run through scripts/with-postgres"
-        );
-        eprintln!(
-            "CHUHE_TEST_POSTGRES is not set: run through scripts/with-postgres to test PostgreSQL"
-        );
+    let Some(url) = common::postgres_url() else {
         return;
     };
     // postgres://USER@HOST:PORT/DB, reached through the relay.

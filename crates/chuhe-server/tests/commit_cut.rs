@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use chuhe_server::{store, HubOptions};
-use serde_json::{json, Value};
+use serde_json::json;
 
 #[allow(dead_code)]
 mod common;
@@ -100,30 +100,11 @@ impl CommitCutter {
     }
 }
 
-fn call(request: ureq::Request, body: Option<Value>) -> (u16, Value) {
-    let request = request.timeout(Duration::from_secs(20));
-    let response = match body {
-        Some(b) => request.send_json(b),
-        None => request.call(),
-    };
-    let response = match response {
-        Ok(r) | Err(ureq::Error::Status(_, r)) => r,
-        Err(e) => panic!("{e}"),
-    };
-    let status = response.status();
-    (status, response.into_json().unwrap_or(Value::Null))
-}
+use common::call;
 
 #[test]
 fn a_commit_whose_answer_is_lost_is_neither_denied_nor_made_twice() {
-    let Ok(url) = std::env::var("CHUHE_TEST_POSTGRES") else {
-        assert!(
-            std::env::var("CI").is_err(),
-            "CHUHE_TEST_POSTGRES is not set under CI: run through scripts/with-postgres"
-        );
-        eprintln!(
-            "CHUHE_TEST_POSTGRES is not set: run through scripts/with-postgres to test PostgreSQL"
-        );
+    let Some(url) = common::postgres_url() else {
         return;
     };
     let (head, rest) = url.split_once('@').unwrap();

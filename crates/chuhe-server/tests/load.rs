@@ -16,6 +16,9 @@ use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
 
+#[allow(dead_code)]
+mod common;
+
 type Ws =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
@@ -202,11 +205,7 @@ fn load_on_sqlite() {
 
 #[test]
 fn load_on_postgres() {
-    let Ok(url) = std::env::var("CHUHE_TEST_POSTGRES") else {
-        assert!(
-            std::env::var("CI").is_err(),
-            "CI must run the PostgreSQL load test: run the tests under scripts/with-postgres"
-        );
+    let Some(url) = common::postgres_url() else {
         return;
     };
     load(&url, "postgresql");

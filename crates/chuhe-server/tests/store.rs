@@ -13,6 +13,10 @@ use chuhe_server::store::{
     EngineClaim, Opponent, PostgresStore, SqliteStore, Standing, Store, StoreError, StoredGame,
     StoredMove, StoredResult, TimeControl,
 };
+use common::postgres_url;
+
+#[allow(dead_code)]
+mod common;
 
 static COUNTER: AtomicUsize = AtomicUsize::new(0);
 
@@ -425,14 +429,7 @@ fn sqlite_refuses_a_path_it_cannot_create() {
 
 #[test]
 fn postgres_passes_the_store_suite() {
-    let Ok(url) = std::env::var("CHUHE_TEST_POSTGRES") else {
-        assert!(
-            std::env::var("CI").is_err(),
-            "CI must run the PostgreSQL store suite: run the tests under scripts/with-postgres"
-        );
-        eprintln!(
-            "CHUHE_TEST_POSTGRES is not set: run under scripts/with-postgres to test PostgreSQL"
-        );
+    let Some(url) = postgres_url() else {
         return;
     };
     let store = PostgresStore::connect(&url).unwrap();
@@ -535,17 +532,6 @@ fn drop_postgres_database(url: &str, empty: &str) {
 }
 
 /// The PostgreSQL URL of the test cluster, or `None` (and a note) outside scripts/with-postgres.
-fn postgres_url() -> Option<String> {
-    let url = std::env::var("CHUHE_TEST_POSTGRES").ok();
-    if url.is_none() {
-        assert!(
-            std::env::var("CI").is_err(),
-            "CI must run the PostgreSQL tests: run the tests under scripts/with-postgres"
-        );
-        eprintln!("CHUHE_TEST_POSTGRES is not set: run under scripts/with-postgres");
-    }
-    url
-}
 
 #[test]
 fn postgres_servers_starting_together_set_up_one_schema() {

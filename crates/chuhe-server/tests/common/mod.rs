@@ -101,3 +101,38 @@ impl Drop for TempDb {
         }
     }
 }
+
+/// The URL of the throwaway PostgreSQL cluster of `scripts/with-postgres`, if set; without it
+/// a PostgreSQL test passes by doing nothing, except under CI (`CI` set), where it fails.
+pub fn postgres_url() -> Option<String> {
+    let url = std::env::var("CHUHE_TEST_POSTGRES").ok();
+    if url.is_none() {
+        assert!(
+            std::env::var("CI").is_err(),
+            "CHUHE_TEST_POSTGRES is not set under CI: run the tests through scripts/with-postgres"
+        );
+        eprintln!(
+            "CHUHE_TEST_POSTGRES is not set: run through scripts/with-postgres to test PostgreSQL"
+        );
+    }
+    url
+}
+
+/// Sends `request` (with a JSON `body`, if any): the status and the JSON answer (null when
+/// the answer is not JSON).
+pub fn call(request: ureq::Request, body: Option<serde_json::Value>) -> (u16, serde_json::Value) {
+    let request = request.timeout(std::time::Duration::from_secs(20));
+    let response = match body {
+        Some(b) => request.send_json(b),
+        None => request.call(),
+    };
+    let response = match response {
+        Ok(r) | Err(ureq::Error::Status(_, r)) => r,
+        Err(e) => panic!("{e}"),
+    };
+    let status = response.status();
+    (
+        status,
+        response.into_json().unwrap_or(serde_json::Value::Null),
+    )
+}
