@@ -1,11 +1,11 @@
 //! The PostgreSQL store: the same tables as SQLite, a few connections, and row locks so that
 //! several server processes can share one database.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use postgres::{Client, NoTls, Transaction};
+use r2d2::Pool;
+use r2d2_postgres::PostgresConnectionManager;
 
 use super::{
     check_version, clock_of, draw_offer_of, millis, now_ms, opponent_columns, opponent_of,
@@ -62,36 +62,24 @@ const CONNECTIONS: usize = 4;
 pub struct PostgresStore {
     url: String,
     config: postgres::Config,
-    slots: Vec<Mutex<Slot>>,
-    next: AtomicUsize,
+    pool: Pool<PostgresConnectionManager<NoTls>>,
 }
 
-/// One connection of the pool: open, or closed until `retry_at` after a failed attempt.
-struct Slot {
-    client: Option<Client>,
-    retry_at: Option<Instant>,
-    backoff: Duration,
-}
-
-/// The first wait before connecting again after a failure; it doubles up to [`MAX_BACKOFF`].
+/// The first wait before the change listener connects again after a failure; it doubles up
+/// to [`MAX_BACKOFF`].
 const MIN_BACKOFF: Duration = Duration::from_millis(100);
 const MAX_BACKOFF: Duration = Duration::from_secs(5);
 
-impl Slot {
-    fn new(client: Option<Client>) -> Slot {
-        Slot {
-            client,
-            retry_at: None,
-            backoff: MIN_BACKOFF,
-        }
-    }
-}
+/// How long a request waits for a connection (the pool opens new ones in the background,
+/// with back-off, while the database is away) before it is answered "unavailable".
+const CHECKOUT_TIMEOUT: Duration = Duration::from_secs(1);
 
 impl PostgresStore {
     /// Connects to `url` (`postgres://user@host:port/db`, or `host=/run/dir` for a socket)
     /// and brings the schema up to date. Call it outside an async runtime (the server opens
-    /// its store before starting one). A connection that breaks later (the database
-    /// restarted) is opened again on next use, no more often than a back-off allows.
+    /// its store before starting one). Connections come from an r2d2 pool of
+    /// [`CONNECTIONS`]: one that breaks later (the database restarted) is dropped and the
+    /// pool opens another.
     pub fn connect(url: &str) -> Result<PostgresStore, StoreError> {
         let shown = redact(url);
         let mut config: postgres::Config = url.parse().map_err(|e: postgres::Error| {
@@ -100,88 +88,46 @@ impl PostgresStore {
         if config.get_connect_timeout().is_none() {
             config.connect_timeout(Duration::from_secs(5));
         }
-        let first = config
+        // One connection first, so that an unreachable host, a refused login or a missing
+        // database is told in words at start.
+        let mut first = config
             .connect(NoTls)
             .map_err(|e| connect_error(&shown, &e))?;
-        let mut slots = vec![Mutex::new(Slot::new(Some(first)))];
-        slots.extend((1..CONNECTIONS).map(|_| Mutex::new(Slot::new(None))));
-        let store = PostgresStore {
+        migrate(&mut first, &shown)?;
+        drop(first);
+        let pool = Pool::builder()
+            .max_size(CONNECTIONS as u32)
+            .min_idle(Some(1))
+            .test_on_check_out(false)
+            .connection_timeout(CHECKOUT_TIMEOUT)
+            .build_unchecked(PostgresConnectionManager::new(config.clone(), NoTls));
+        Ok(PostgresStore {
             url: shown,
             config,
-            slots,
-            next: AtomicUsize::new(0),
-        };
-        store.run(|client| migrate(client, &store.url))?;
-        Ok(store)
+            pool,
+        })
     }
 
-    /// A free connection slot if there is one, else the next in turn.
-    fn slot(&self) -> MutexGuard<'_, Slot> {
-        for c in &self.slots {
-            if let Ok(guard) = c.try_lock() {
-                return guard;
-            }
-        }
-        let i = self.next.fetch_add(1, Ordering::Relaxed) % self.slots.len();
-        self.slots[i]
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-
-    /// The slot's connection, opened when it is not (or refused while the back-off runs).
-    fn open<'a>(&self, slot: &'a mut Slot) -> Result<&'a mut Client, StoreError> {
-        if slot.client.as_ref().is_some_and(Client::is_closed) {
-            slot.client = None;
-        }
-        if slot.client.is_none() {
-            if slot.retry_at.is_some_and(|at| Instant::now() < at) {
-                return Err(StoreError::Unavailable(format!(
-                    "{} cannot be reached; trying again shortly",
-                    self.url
-                )));
-            }
-            match self.config.connect(NoTls) {
-                Ok(client) => {
-                    slot.retry_at = None;
-                    slot.backoff = MIN_BACKOFF;
-                    slot.client = Some(client);
-                }
-                Err(e) => {
-                    slot.retry_at = Some(Instant::now() + slot.backoff);
-                    slot.backoff = (slot.backoff * 2).min(MAX_BACKOFF);
-                    return Err(StoreError::Unavailable(
-                        connect_error(&self.url, &e).to_string(),
-                    ));
-                }
-            }
-        }
-        slot.client
-            .as_mut()
-            .ok_or_else(|| StoreError::Unavailable(format!("{} cannot be reached", self.url)))
-    }
-
-    /// Runs `work` on a connection. When the connection turns out to be broken (the
-    /// database restarted) before a change was committed, it is opened again and `work` runs
-    /// once more; a break during the commit itself is [`StoreError::Interrupted`] at once, as
-    /// the change may be stored (run again, an action would be made twice: its second try
-    /// refused as stale, the game read again and the action carried out on it anew).
+    /// Runs `work` on a connection of the pool. When the connection turns out to be broken
+    /// (the database restarted) before a change was committed, the pool drops it and `work`
+    /// runs again on another (each idle connection may have been cut: up to one more try
+    /// than the pool holds); a break during the commit itself is
+    /// [`StoreError::Interrupted`] at once, as the change may be stored (run again, an action
+    /// would be made twice: its second try refused as stale, the game read again and the
+    /// action carried out on it anew).
     fn run<T>(&self, work: impl Fn(&mut Client) -> Result<T, StoreError>) -> Result<T, StoreError> {
-        let mut slot = self.slot();
         let mut tries = 0;
         loop {
             tries += 1;
-            let client = self.open(&mut slot)?;
-            let out = work(client);
+            let mut client = self.pool.get().map_err(|e| {
+                StoreError::Unavailable(format!("{} cannot be reached: {e}", self.url))
+            })?;
+            let out = work(&mut client);
             let broken = client.is_closed();
             match out {
-                Err(e @ StoreError::Interrupted(_)) => {
-                    // Sending the change again could make it twice: the caller reads the game.
-                    slot.client = None;
-                    return Err(e);
-                }
+                Err(e @ StoreError::Interrupted(_)) => return Err(e),
                 Err(e) if broken || matches!(e, StoreError::Unavailable(_)) => {
-                    slot.client = None;
-                    if tries >= 2 {
+                    if tries > CONNECTIONS {
                         return Err(StoreError::Unavailable(format!(
                             "the connection to {} broke: {e}",
                             self.url
