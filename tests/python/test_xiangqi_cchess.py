@@ -47,7 +47,9 @@ except ImportError:  # pragma: no cover - the message is the point
     pytest.fail("cchess or pyffish is missing: pip install -r tests/python/requirements.txt",
                 pytrace=False)
 
-START = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+from xiangqi_oracle import START_FEN  # noqa: E402 (after the guarded imports)
+
+START = START_FEN
 N_GAMES = int(os.environ.get("CCHESS_DIFF_GAMES", "80"))
 FIRST_SEED = int(os.environ.get("CCHESS_DIFF_SEED", "7000"))
 PLY_CAP = 90

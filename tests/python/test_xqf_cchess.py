@@ -50,7 +50,9 @@ except ImportError:  # pragma: no cover - the message is the point
     pytest.fail("cchess or pyffish is missing: pip install -r tests/python/requirements.txt",
                 pytrace=False)
 
-START = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+from xiangqi_oracle import START_FEN  # noqa: E402 (after the guarded imports)
+
+START = START_FEN
 N_FILES = int(os.environ.get("XQF_DIFF_FILES", "200"))
 FIRST_SEED = int(os.environ.get("XQF_DIFF_SEED", "9100"))
 WORDS = ["好棋", "失误", "攻势", "弃子", "先手", "均势", "good", "note 1", "红优", "黑方反击"]
