@@ -24,8 +24,15 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
-from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector import VectorEnv
 from gymnasium.vector.utils import batch_space
+
+try:
+    from gymnasium.vector import AutoresetMode
+
+    SAME_STEP: Any = AutoresetMode.SAME_STEP
+except ImportError:  # Gymnasium 1.0 names no modes: the value 1.1's enum gives SAME_STEP
+    SAME_STEP = "SameStep"
 
 from . import _checks
 from ._chuhe import EnvState, VecCore
@@ -45,7 +52,7 @@ class ChuheVectorEnv(VectorEnv):
     start); other option keys are refused.
     """
 
-    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+    metadata = {"autoreset_mode": SAME_STEP, "render_modes": []}
 
     def __init__(
         self,

@@ -1,7 +1,8 @@
 """Every ```python block of README.md runs as written, and prints what its comments say.
 
 A block that imports torch or ray is skipped, with the reason, only when that package does
-not import here."""
+not import here; under CHUHE_REQUIRE_SB3=1 (scripts/test's Stable-Baselines3 venv) a missing
+torch, stable-baselines3 or sb3-contrib is a failure instead."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import ast
 import contextlib
 import importlib.util
 import io
+import os
 import pathlib
 import re
 
@@ -16,6 +18,7 @@ import pytest
 
 README = pathlib.Path(__file__).resolve().parents[2] / "README.md"
 OPTIONAL = ("torch", "ray", "stable_baselines3", "sb3_contrib")
+SB3 = ("torch", "stable_baselines3", "sb3_contrib")
 
 
 def python_blocks() -> list[tuple[int, str]]:
@@ -52,6 +55,8 @@ def _missing_optional(code: str) -> list[str]:
 @pytest.mark.parametrize("line, code", BLOCKS, ids=[f"README.md:{n}" for n, _ in BLOCKS])
 def test_readme_python_block_runs(line, code):
     missing = _missing_optional(code)
+    if os.environ.get("CHUHE_REQUIRE_SB3") == "1":
+        assert not set(missing) & set(SB3), f"README.md:{line} needs {missing}"
     if missing:
         pytest.skip(f"README.md:{line} imports {', '.join(missing)}, not installed here")
     out = io.StringIO()
