@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from ._chuhe import Game
+from ._chuhe import Game, _capture_moves_past_end
 
 ROWS, COLS = 10, 9
 TOTAL_POS = ROWS * COLS
@@ -19,6 +19,7 @@ N_ACTIONS = PIECE_CNT * TOTAL_POS * TOTAL_POS
 RED, BLACK = 0, 1
 ALLY, ENEMY = 1, -1
 GENERAL = 1
+CANNON_1, CANNON_2 = 10, 11
 SOLDIER_1, SOLDIER_5 = 12, 16
 RIVER_LOW = 4
 ILLEGAL_MOVE = -10.0
@@ -131,6 +132,35 @@ def _moves(board: np.ndarray, mover: int) -> list[int]:
                 continue
         actions.append(move_to_action_space(abs(piece), start, end))
     return actions
+
+
+def _moves_past_end(board: np.ndarray, mover: int) -> list[int]:
+    """What gym-xiangqi lists once a general is taken and the game is over: every move of
+    ``mover``'s pieces, except, for the side that lost its general, a move that takes the
+    other general or a cannon's capture with that general as its screen. (gym-xiangqi's
+    facing-generals test counts a board with no general at all as the generals facing: the
+    ray of a piece stops at the general, and a cannon's capture beyond it is refused.)"""
+    theirs = np.argwhere(board == -mover * GENERAL)
+    general = tuple(theirs[0]) if len(theirs) and not (board == mover * GENERAL).any() else None
+    actions = []
+    for start_square, end_square in _capture_moves_past_end(_fen(board, mover)):
+        start, end = _point(start_square), _point(end_square)
+        piece = abs(int(board[start]))
+        if general is not None and (end == general or (
+            piece in (CANNON_1, CANNON_2) and _between(start, end, general)
+        )):
+            continue
+        actions.append(move_to_action_space(piece, start, end))
+    return actions
+
+
+def _between(start: tuple[int, int], end: tuple[int, int], point: tuple[int, int]) -> bool:
+    """Whether ``point`` lies strictly between ``start`` and ``end`` on their rank or file."""
+    if start[0] == end[0] == point[0]:
+        return min(start[1], end[1]) < point[1] < max(start[1], end[1])
+    if start[1] == end[1] == point[1]:
+        return min(start[0], end[0]) < point[0] < max(start[0], end[0])
+    return False
 
 
 class XiangQiEnv:
@@ -275,9 +305,10 @@ class XiangQiEnv:
     def _compute_actions(self, side: int) -> list[int]:
         actions = self._ally_actions if side == ALLY else self._enemy_actions
         actions.fill(0)
-        # After a general's capture the game is over: chuhe lists no move (gym-xiangqi
-        # still lists the pieces' moves there).
-        legal = _moves(self._state, side) if self._has_generals() else []
+        if self._has_generals():
+            legal = _moves(self._state, side)
+        else:
+            legal = _moves_past_end(self._state, side)
         actions[legal] = 1
         return legal
 

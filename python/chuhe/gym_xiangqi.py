@@ -14,15 +14,18 @@ Two environments:
   move-count draw; a capture earns the piece's points (advisor and elephant 2, horse 4,
   chariot 9, cannon 4.5, soldier 1, or 2 when the enemy takes an ally soldier that had
   crossed the river), to whichever side moved; an illegal action earns -10 and changes
-  nothing. In the games that ``python/tests/test_gym_xiangqi_differential.py`` plays through
-  both (random games from either colour, some actions illegal, and a perpetual check) every
-  step's board, reward, end, side to move and legal actions equal gym-xiangqi 0.5.0's own. Its moves come from chuhe's ``xiangqi-capture`` rules. It does
-  not draw with pygame: ``render()`` prints the board's ids, and ``step_user`` (a person
-  playing in gym-xiangqi's window) is absent, and so are its pygame piece objects
-  (``ally_piece``, ``enemy_piece``, ``game``). An action outside the space raises
-  ``ValueError`` (``TypeError`` for a non-integer) where gym-xiangqi fails an ``assert``.
-  One known difference in the transitions: after a general's capture (the game over)
-  gym-xiangqi still lists moves in ``ally_actions`` / ``enemy_actions``; this env lists none. gym-xiangqi 0.5.0's own
+  nothing. Its quirks are kept too: after a general's capture both sides' moves are still
+  listed (the side that lost its general cannot take the other one, nor capture with it as
+  a cannon's screen), and ``reset`` leaves the other side's list of the last game. In the
+  games that ``python/tests/test_gym_xiangqi_differential.py`` plays through both (random
+  games from either colour sharing one env, some actions illegal, some ending by a general's
+  capture, and a perpetual check) every step's board, reward, end, side to move and both
+  sides' action lists equal gym-xiangqi 0.5.0's own. Its moves come from chuhe's
+  ``xiangqi-capture`` rules. It does not draw with pygame: ``render()`` prints the board's
+  ids, and ``step_user`` (a person playing in gym-xiangqi's window) is absent, and so are
+  its pygame piece objects (``ally_piece``, ``enemy_piece``, ``game``). An action outside
+  the space raises ``ValueError`` (``TypeError`` for a non-integer) where gym-xiangqi fails
+  an ``assert``. gym-xiangqi 0.5.0's own
   ``examples/agent_v_agent_demo.py``, with only its ``gym.make`` line changed to
   ``env = XiangQiEnv()``, plays its games to the end on it (tested; gym 0.26, which
   gym-xiangqi's installer brings, refuses that demo's ``render`` before ``reset`` in

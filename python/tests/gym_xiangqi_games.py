@@ -5,11 +5,12 @@ test_gym_xiangqi_differential.py. Runs in gym-xiangqi's own virtual environment:
     python gym_xiangqi_games.py script ALLY_COLOR < actions.json
 
 Each game is a line: the board after reset, the legal actions of the side to move, and for
-each step the action, then the board, reward, done, turn and the legal actions of the side
-now to move. About one action in eight is a random action of the whole space (almost always
-illegal, to test the penalty); the others are drawn from the legal ones. With ``checks``,
-the side that moves first picks, when it can, a move after which it gives check (without
-taking the general), so that perpetual checks (-100) happen.
+each step the action, then the board, reward, done, turn and the action lists of both sides
+(``ally_actions`` and ``enemy_actions``, also once the game is over). About one action in
+eight is a random action of the whole space (almost always illegal, to test the penalty);
+the others are drawn from the legal ones. With ``checks``, the side that moves first picks,
+when it can, a move after which it gives check (without taking the general), so that
+perpetual checks (-100) happen.
 """
 
 from __future__ import annotations
@@ -30,6 +31,21 @@ from gym_xiangqi.envs import XiangQiEnv  # noqa: E402
 def legal(env) -> list[int]:
     actions = env.ally_actions if env.turn == 1 else env.enemy_actions
     return [int(a) for a in np.flatnonzero(actions == 1)]
+
+
+def step_record(env, action, obs, reward, done) -> dict:
+    """One step: the action, then the board, reward, done, turn and both sides' action
+    lists as the env holds them (after the end too: gym-xiangqi keeps listing moves once a
+    general is taken)."""
+    return {
+        "action": action,
+        "obs": obs.tolist(),
+        "reward": float(reward),
+        "done": bool(done),
+        "turn": int(env.turn),
+        "ally": [int(a) for a in np.flatnonzero(env.ally_actions == 1)],
+        "enemy": [int(a) for a in np.flatnonzero(env.enemy_actions == 1)],
+    }
 
 
 def checking_moves(env, moves: list[int], rng: random.Random) -> list[int]:
@@ -57,16 +73,7 @@ def record_steps(env, actions) -> dict:
     record = {"reset": obs.tolist(), "turn": int(env.turn), "legal": legal(env), "steps": []}
     for action in actions:
         obs, reward, done, info = env.step(action)
-        record["steps"].append(
-            {
-                "action": action,
-                "obs": obs.tolist(),
-                "reward": float(reward),
-                "done": bool(done),
-                "turn": int(env.turn),
-                "legal": legal(env) if not done else None,
-            }
-        )
+        record["steps"].append(step_record(env, action, obs, reward, done))
         if done:
             break
     return record
@@ -98,16 +105,7 @@ def main() -> None:
             else:
                 action = rng.choice(moves)
             obs, reward, done, info = env.step(action)
-            record["steps"].append(
-                {
-                    "action": action,
-                    "obs": obs.tolist(),
-                    "reward": float(reward),
-                    "done": bool(done),
-                    "turn": int(env.turn),
-                    "legal": legal(env) if not done else None,
-                }
-            )
+            record["steps"].append(step_record(env, action, obs, reward, done))
             if done:
                 break
         print(json.dumps(record))

@@ -1,5 +1,6 @@
 """chuhe.gym_xiangqi.XiangQiEnv against gym-xiangqi 0.5.0 itself: the same actions through
-both, and every step's board, reward, end, side to move and legal actions equal.
+both, and every step's board, reward, end, side to move and both sides' action lists equal
+(after the end too).
 
 gym-xiangqi runs in its own virtual environment (it needs gym 0.26 and pygame), which
 scripts/test makes: GYM_XIANGQI_PYTHON, or .bench/venv-gym-xiangqi-0.5.0/bin/python.
@@ -56,10 +57,10 @@ def legal(env: XiangQiEnv) -> list[int]:
     return [int(a) for a in np.flatnonzero(actions == 1)]
 
 
-def replay(record: dict, ally_color: int) -> int:
+def replay(record: dict, env: XiangQiEnv) -> int:
     """Plays a game of gym-xiangqi's through chuhe's env, asserting every step equal;
-    returns the number of steps."""
-    env = XiangQiEnv(ally_color=ally_color)
+    returns the number of steps. The games of one run share an env, as they did in
+    gym-xiangqi (its ``reset`` leaves the other side's action list of the last game)."""
     obs = env.reset()
     assert obs.tolist() == record["reset"]
     assert env.turn == record["turn"]
@@ -70,8 +71,8 @@ def replay(record: dict, ally_color: int) -> int:
         assert obs.tolist() == step["obs"], where
         assert (reward, done, env.turn) == (step["reward"], step["done"], step["turn"]), where
         assert info == {}
-        if step["legal"] is not None:
-            assert legal(env) == step["legal"], where
+        assert np.flatnonzero(env.ally_actions == 1).tolist() == step["ally"], where
+        assert np.flatnonzero(env.enemy_actions == 1).tolist() == step["enemy"], where
     return len(record["steps"])
 
 
@@ -80,11 +81,15 @@ def test_random_games_equal_gym_xiangqi(gym_xiangqi_python, ally_color, games, s
     records = run(gym_xiangqi_python, str(games), str(seed), "300", str(ally_color))
     assert len(records) == games
     rewards = set()
+    env = XiangQiEnv(ally_color=ally_color)
     for record in records:
-        replay(record, ally_color)
+        replay(record, env)
         rewards |= {s["reward"] for s in record["steps"]}
-    # The games cover captures and illegal actions, and some end by a general's capture.
+    # The games cover captures and illegal actions, and some end by a general's capture,
+    # after which gym-xiangqi still lists both sides' moves.
     assert {-10.0, 2.0, 9.0, 100.0} <= rewards and len(rewards) >= 6
+    ends = [r["steps"][-1] for r in records if r["steps"][-1]["reward"] == 100.0]
+    assert ends and all(end["ally"] and end["enemy"] for end in ends)
 
 
 def _action(piece, start, end):
@@ -110,7 +115,7 @@ def test_perpetual_check_equals_gym_xiangqi(gym_xiangqi_python):
             _action(7, (2, 2), (0, 1)),
         ]
     [record] = run(gym_xiangqi_python, "script", "0", stdin=json.dumps(script))
-    assert replay(record, 0) == 19
+    assert replay(record, XiangQiEnv(ally_color=0)) == 19
     assert (record["steps"][-1]["reward"], record["steps"][-1]["done"]) == (-100.0, True)
     env = XiangQiEnv()
     env.reset()

@@ -157,6 +157,24 @@ pub fn _restore_move(game: &str, feen: &str, bits: u16) -> PyResult<Move> {
     Ok(Move { pos, bits })
 }
 
+/// Every move the pieces of the side to move can make in the `xiangqi-capture` position
+/// `position` (FEN or FEEN), as (from, to) squares, even when a general is gone and the game
+/// is over. gym-xiangqi's environment (`chuhe.gym_xiangqi.XiangQiEnv`) still lists the moves
+/// of both sides after a general's capture; nothing else should need this.
+#[pyfunction]
+pub fn _capture_moves_past_end(position: &str) -> PyResult<Vec<(String, String)>> {
+    use chuhe::xiangqi::{MoveList, Position, RuleSet};
+    let kind = GameKind::XiangqiCapture;
+    let pos = Position::from_text(position, RuleSet::Capture)
+        .map_err(|e| position_error(&e, kind.name(), position))?;
+    let mut list = MoveList::new();
+    pos.generate_moves(&mut list);
+    Ok(list
+        .iter()
+        .map(|m| (m.from().to_string(), m.to().to_string()))
+        .collect())
+}
+
 /// A pickled game: name, start FEEN, its half-move clock, the moves in coordinate form and
 /// the result (status, winner) if the game is over.
 type GameState = (

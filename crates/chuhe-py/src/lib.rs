@@ -38,5 +38,6 @@ fn _chuhe(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pyenv::_env_state, m)?)?;
     m.add_function(wrap_pyfunction!(game::_restore_game, m)?)?;
     m.add_function(wrap_pyfunction!(game::_restore_move, m)?)?;
+    m.add_function(wrap_pyfunction!(game::_capture_moves_past_end, m)?)?;
     Ok(())
 }
