@@ -18,6 +18,7 @@ N_ACTIONS = PIECE_CNT * TOTAL_POS * TOTAL_POS
 
 RED, BLACK = 0, 1
 ALLY, ENEMY = 1, -1
+DEAD, ALIVE = 0, 1
 GENERAL = 1
 CANNON_1, CANNON_2 = 10, 11
 SOLDIER_1, SOLDIER_5 = 12, 16
@@ -163,6 +164,43 @@ def _between(start: tuple[int, int], end: tuple[int, int], point: tuple[int, int
     return False
 
 
+#: gym-xiangqi's short name of each piece id's kind.
+_NAMES = (None, "GEN", "ADV", "ADV", "ELE", "ELE", "HRS", "HRS", "CHR", "CHR", "CAN", "CAN") + (
+    "SOL",
+) * 5
+
+
+class Piece:
+    """A piece as gym-xiangqi's piece objects describe it, without pygame's images and
+    sounds: ``color`` (RED or BLACK), ``row``, ``col``, ``state`` (ALIVE or DEAD), ``name``
+    (``"GEN"``, ``"CHR"``…) and ``legal_moves`` (filled by
+    :meth:`XiangQiEnv.get_possible_actions_by_piece`)."""
+
+    def __init__(self, color: int, row: int, col: int, name: str) -> None:
+        self.color = color
+        self.row = row
+        self.col = col
+        self.name = name
+        self.state = ALIVE
+        self.legal_moves: list[tuple[list[int], list[int]]] | None = None
+
+    def move(self, new_row: int, new_col: int) -> None:
+        self.row = new_row
+        self.col = new_col
+
+    def is_alive(self) -> int:
+        return self.state
+
+    @property
+    def coor(self) -> tuple[int, int]:
+        """``(col, row)``, as gym-xiangqi's."""
+        return (self.col, self.row)
+
+    def __repr__(self) -> str:
+        state = "alive" if self.state == ALIVE else "dead"
+        return f"Piece({self.name}, row={self.row}, col={self.col}, {state})"
+
+
 class XiangQiEnv:
     """gym-xiangqi 0.5.0's ``XiangQiEnv``; see :mod:`chuhe.gym_xiangqi`."""
 
@@ -188,6 +226,7 @@ class XiangQiEnv:
         self._done_warned = False
         self._ended_by_perpetual_check = False
         self._state = np.array(INITIAL_BOARD, dtype=np.int64)
+        self._init_pieces()
         self._jiang_history = {ALLY: {}, ENEMY: {}}
         self._turn = ALLY if self._ally_color == RED else ENEMY
         self._compute_actions(self._turn)
@@ -219,14 +258,18 @@ class XiangQiEnv:
         possible = self._ally_actions if mover == ALLY else self._enemy_actions
         if possible[action] == 0:
             return np.array(self._state), ILLEGAL_MOVE, False, {}
-        general = tuple(np.argwhere(self._state == -mover * GENERAL)[0])
-        target = general[0] * COLS + general[1]
-        before = [a for a in np.flatnonzero(possible) if a % TOTAL_POS == target]
+        # As gym-xiangqi, the checks before the move come from the mover's moves computed
+        # again (not from its list, which a caller may have edited).
+        before = self.check_jiang()
 
         piece, start, end = action_space_to_move(action)
+        pieces = self._ally_piece if mover == ALLY else self._enemy_piece
+        pieces[piece].move(*end)
         captured = int(self._state[end[0], end[1]])
         self._state[start[0], start[1]] = 0
         self._state[end[0], end[1]] = piece * mover
+        if captured:
+            (self._ally_piece if captured > 0 else self._enemy_piece)[abs(captured)].state = DEAD
         reward = PIECE_POINTS[abs(captured)]
         # gym-xiangqi adds 1 for a captured ally soldier that had crossed the river (its row
         # at most 4); for an enemy soldier its test reads another piece, which is never across.
@@ -235,7 +278,7 @@ class XiangQiEnv:
         if abs(captured) == GENERAL:
             self._done = True
 
-        after = self._checks(mover, general)
+        after = self.check_jiang()
         history = self._jiang_history[mover]
         if after:
             for a in after:
@@ -301,6 +344,39 @@ class XiangQiEnv:
     def done(self) -> bool:
         return self._done
 
+    @property
+    def ally_piece(self) -> list[Piece | None]:
+        """The ally's pieces by id (index 0 is None); a taken piece stays, DEAD."""
+        return self._ally_piece
+
+    @property
+    def enemy_piece(self) -> list[Piece | None]:
+        """The enemy's pieces by id (index 0 is None)."""
+        return self._enemy_piece
+
+    def get_possible_actions(self, player: int) -> None:
+        """Fills ``player``'s (ALLY or ENEMY) action list for the board as it is."""
+        self._compute_actions(player)
+
+    def get_possible_actions_by_piece(self, piece_id: int) -> None:
+        """Sets ``legal_moves`` of the piece ``piece_id`` (positive: the ally's, negative:
+        the enemy's) to its ``([row, col], [row2, col2])`` moves in its side's action list."""
+        pieces, actions = (
+            (self._ally_piece, self._ally_actions)
+            if piece_id > 0
+            else (self._enemy_piece, self._enemy_actions)
+        )
+        first = (abs(piece_id) - 1) * TOTAL_POS * TOTAL_POS
+        legal = np.flatnonzero(actions[first : first + TOTAL_POS * TOTAL_POS] == 1) + first
+        pieces[abs(piece_id)].legal_moves = [action_space_to_move(a)[1:] for a in legal]
+
+    def check_jiang(self) -> list[int]:
+        """The side to move's actions (its list computed again) that reach the other
+        general's square (as last seen, should it have been taken): gym-xiangqi's checks."""
+        general = (self._enemy_piece if self._turn == ALLY else self._ally_piece)[GENERAL]
+        target = general.row * COLS + general.col
+        return [a for a in self._compute_actions(self._turn) if a % TOTAL_POS == target]
+
     # ---- inside --------------------------------------------------------------------------
     def _compute_actions(self, side: int) -> list[int]:
         actions = self._ally_actions if side == ALLY else self._enemy_actions
@@ -315,9 +391,11 @@ class XiangQiEnv:
     def _has_generals(self) -> bool:
         return bool((self._state == GENERAL).any() and (self._state == -GENERAL).any())
 
-    def _checks(self, side: int, general: tuple[int, int]) -> list[int]:
-        """``side``'s actions (recomputed on the board as it is) that reach ``general``'s
-        square: gym-xiangqi's ``check_jiang``."""
-        legal = self._compute_actions(side)
-        target = general[0] * COLS + general[1]
-        return [a for a in legal if a % TOTAL_POS == target]
+    def _init_pieces(self) -> None:
+        self._ally_piece: list[Piece | None] = [None] * (PIECE_CNT + 1)
+        self._enemy_piece: list[Piece | None] = [None] * (PIECE_CNT + 1)
+        for (row, col), piece in np.ndenumerate(self._state):
+            if piece > 0:
+                self._ally_piece[piece] = Piece(self._ally_color, row, col, _NAMES[piece])
+            elif piece < 0:
+                self._enemy_piece[-piece] = Piece(self._enemy_color, row, col, _NAMES[-piece])

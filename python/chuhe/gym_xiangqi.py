@@ -6,7 +6,9 @@ Two environments:
   (``XiangQiEnv(ally_color=RED)``, RED = 0, BLACK = 1), gym's older API (``reset()`` returns
   the board, ``step`` returns ``(board, reward, done, {})``), ``turn`` (ALLY = 1, ENEMY = -1),
   ``ally_actions`` / ``enemy_actions`` (0/1 arrays of the 129,600 actions), ``ally_color``,
-  ``enemy_color``, ``state``, and its rules and rewards, which differ from the standard game:
+  ``enemy_color``, ``state``, the piece objects ``ally_piece`` / ``enemy_piece`` (row, col,
+  state, name, ``legal_moves``), ``get_possible_actions``, ``get_possible_actions_by_piece``
+  and ``check_jiang``, and its rules and rewards, which differ from the standard game:
   a move may leave or put one's own general attacked (only a move after which the two
   generals face each other is refused); the game ends when a general is taken (reward 100)
   or at a side's fourth new check in an unbroken run of checks (gym-xiangqi's perpetual
@@ -19,11 +21,11 @@ Two environments:
   a cannon's screen), and ``reset`` leaves the other side's list of the last game. In the
   games that ``python/tests/test_gym_xiangqi_differential.py`` plays through both (random
   games from either colour sharing one env, some actions illegal, some ending by a general's
-  capture, and a perpetual check) every step's board, reward, end, side to move and both
-  sides' action lists equal gym-xiangqi 0.5.0's own. Its moves come from chuhe's
+  capture, and a perpetual check) every step's board, reward, end, side to move, both
+  sides' action lists, piece objects and moves by piece equal gym-xiangqi 0.5.0's own. Its moves come from chuhe's
   ``xiangqi-capture`` rules. It does not draw with pygame: ``render()`` prints the board's
-  ids, and ``step_user`` (a person playing in gym-xiangqi's window) is absent, and so are
-  its pygame piece objects (``ally_piece``, ``enemy_piece``, ``game``). An action outside
+  ids; ``step_user`` (a person playing in gym-xiangqi's window) and ``game`` (its pygame
+  window) are absent, and the pieces carry no images or sounds. An action outside
   the space raises ``ValueError`` (``TypeError`` for a non-integer) where gym-xiangqi fails
   an ``assert``. gym-xiangqi 0.5.0's own
   ``examples/agent_v_agent_demo.py``, with only its ``gym.make`` line changed to

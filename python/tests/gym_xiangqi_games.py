@@ -6,7 +6,8 @@ test_gym_xiangqi_differential.py. Runs in gym-xiangqi's own virtual environment:
 
 Each game is a line: the board after reset, the legal actions of the side to move, and for
 each step the action, then the board, reward, done, turn and the action lists of both sides
-(``ally_actions`` and ``enemy_actions``, also once the game is over). About one action in
+(``ally_actions`` and ``enemy_actions``, also once the game is over), the piece objects'
+rows, columns and states, and ``get_possible_actions_by_piece`` of two pieces. About one action in
 eight is a random action of the whole space (almost always illegal, to test the penalty);
 the others are drawn from the legal ones. With ``checks``, the side that moves first picks,
 when it can, a move after which it gives check (without taking the general), so that
@@ -45,7 +46,24 @@ def step_record(env, action, obs, reward, done) -> dict:
         "turn": int(env.turn),
         "ally": [int(a) for a in np.flatnonzero(env.ally_actions == 1)],
         "enemy": [int(a) for a in np.flatnonzero(env.enemy_actions == 1)],
+        "pieces": pieces(env),
+        "by_piece": by_piece(env),
     }
+
+
+def pieces(env) -> list[list[int]]:
+    """Row, column and state of every piece object, the ally's then the enemy's."""
+    return [[p.row, p.col, int(p.state)] for p in env.ally_piece[1:] + env.enemy_piece[1:]]
+
+
+def by_piece(env) -> list:
+    """``get_possible_actions_by_piece`` of the side to move's chariot and cannon (ids 8, 10)."""
+    out = []
+    for piece_id in (8, 10):
+        env.get_possible_actions_by_piece(piece_id * env.turn)
+        moves = (env.ally_piece if env.turn == 1 else env.enemy_piece)[piece_id].legal_moves
+        out.append([[list(map(int, a)), list(map(int, b))] for a, b in moves])
+    return out
 
 
 def checking_moves(env, moves: list[int], rng: random.Random) -> list[int]:

@@ -1,6 +1,6 @@
 """chuhe.gym_xiangqi.XiangQiEnv against gym-xiangqi 0.5.0 itself: the same actions through
-both, and every step's board, reward, end, side to move and both sides' action lists equal
-(after the end too).
+both, and every step's board, reward, end, side to move, both sides' action lists (after the
+end too), piece objects and moves by piece equal.
 
 gym-xiangqi runs in its own virtual environment (it needs gym 0.26 and pygame), which
 scripts/test makes: GYM_XIANGQI_PYTHON, or .bench/venv-gym-xiangqi-0.5.0/bin/python.
@@ -52,6 +52,19 @@ def run(python: str, *args: str, stdin: str | None = None) -> list[dict]:
     return [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
 
 
+def pieces(env: XiangQiEnv) -> list[list[int]]:
+    return [[p.row, p.col, p.state] for p in env.ally_piece[1:] + env.enemy_piece[1:]]
+
+
+def by_piece(env: XiangQiEnv) -> list:
+    out = []
+    for piece_id in (8, 10):
+        env.get_possible_actions_by_piece(piece_id * env.turn)
+        moves = (env.ally_piece if env.turn == 1 else env.enemy_piece)[piece_id].legal_moves
+        out.append([[list(map(int, a)), list(map(int, b))] for a, b in moves])
+    return out
+
+
 def legal(env: XiangQiEnv) -> list[int]:
     actions = env.ally_actions if env.turn == 1 else env.enemy_actions
     return [int(a) for a in np.flatnonzero(actions == 1)]
@@ -73,6 +86,8 @@ def replay(record: dict, env: XiangQiEnv) -> int:
         assert info == {}
         assert np.flatnonzero(env.ally_actions == 1).tolist() == step["ally"], where
         assert np.flatnonzero(env.enemy_actions == 1).tolist() == step["enemy"], where
+        assert pieces(env) == step["pieces"], where
+        assert by_piece(env) == step["by_piece"], where
     return len(record["steps"])
 
 
