@@ -164,6 +164,16 @@ def _between(start: tuple[int, int], end: tuple[int, int], point: tuple[int, int
     return False
 
 
+class ActionValueError(ValueError, AssertionError):
+    """An action outside the space: a ``ValueError`` as chuhe's envs raise, and an
+    ``AssertionError`` as gym-xiangqi's ``assert`` raises, so either ``except`` catches it."""
+
+
+class ActionTypeError(TypeError, AssertionError):
+    """An action that is not an integer: a ``TypeError``, and an ``AssertionError`` as in
+    gym-xiangqi."""
+
+
 #: gym-xiangqi's short name of each piece id's kind.
 _NAMES = (None, "GEN", "ADV", "ADV", "ELE", "ELE", "HRS", "HRS", "CHR", "CHR", "CAN", "CAN") + (
     "SOL",
@@ -241,9 +251,9 @@ class XiangQiEnv:
         does); -10 for an illegal action, which changes nothing; 0 (and a warning) once the
         game has ended."""
         if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
-            raise TypeError(f"action {action!r} is not an int of Discrete({N_ACTIONS})")
+            raise ActionTypeError(f"action {action!r} is not an int of Discrete({N_ACTIONS})")
         if not 0 <= action < N_ACTIONS:
-            raise ValueError(f"action {action} is outside Discrete({N_ACTIONS})")
+            raise ActionValueError(f"action {action} is outside Discrete({N_ACTIONS})")
         action = int(action)
         if self._ended_by_perpetual_check:
             # gym-xiangqi returns that end before it records the board, and its next step

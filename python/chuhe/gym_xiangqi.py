@@ -4,34 +4,35 @@ Two environments:
 
 - :class:`XiangQiEnv` is gym-xiangqi 0.5.0's environment: its constructor
   (``XiangQiEnv(ally_color=RED)``, RED = 0, BLACK = 1), gym's older API (``reset()`` returns
-  the board, ``step`` returns ``(board, reward, done, {})``), ``turn`` (ALLY = 1, ENEMY = -1),
-  ``ally_actions`` / ``enemy_actions`` (0/1 arrays of the 129,600 actions), ``ally_color``,
-  ``enemy_color``, ``state``, the piece objects ``ally_piece`` / ``enemy_piece`` (row, col,
-  state, name, ``legal_moves``), ``get_possible_actions``, ``get_possible_actions_by_piece``
-  and ``check_jiang``, and its rules and rewards, which differ from the standard game:
-  a move may leave or put one's own general attacked (only a move after which the two
-  generals face each other is refused); the game ends when a general is taken (reward 100)
-  or at a side's fourth new check in an unbroken run of checks (gym-xiangqi's perpetual
-  check: -100 to the side that checked); there is no checkmate, stalemate, repetition or
-  move-count draw; a capture earns the piece's points (advisor and elephant 2, horse 4,
-  chariot 9, cannon 4.5, soldier 1, or 2 when the enemy takes an ally soldier that had
-  crossed the river), to whichever side moved; an illegal action earns -10 and changes
-  nothing. Its quirks are kept too: after a general's capture both sides' moves are still
-  listed (the side that lost its general cannot take the other one, nor capture with it as
-  a cannon's screen), and ``reset`` leaves the other side's list of the last game. In the
-  games that ``python/tests/test_gym_xiangqi_differential.py`` plays through both (random
-  games from either colour sharing one env, some actions illegal, some ending by a general's
-  capture, and a perpetual check) every step's board, reward, end, side to move, both
-  sides' action lists, piece objects and moves by piece equal gym-xiangqi 0.5.0's own. Its moves come from chuhe's
-  ``xiangqi-capture`` rules. It does not draw with pygame: ``render()`` prints the board's
-  ids; ``step_user`` (a person playing in gym-xiangqi's window) and ``game`` (its pygame
-  window) are absent, and the pieces carry no images or sounds. An action outside
-  the space raises ``ValueError`` (``TypeError`` for a non-integer) where gym-xiangqi fails
-  an ``assert``. gym-xiangqi 0.5.0's own
-  ``examples/agent_v_agent_demo.py``, with only its ``gym.make`` line changed to
-  ``env = XiangQiEnv()``, plays its games to the end on it (tested; gym 0.26, which
-  gym-xiangqi's installer brings, refuses that demo's ``render`` before ``reset`` in
-  ``gym.make``'s wrappers, so the line constructs the environment directly).
+  the board, ``step`` returns ``(board, reward, done, {})``), ``turn`` (ALLY = 1, ENEMY =
+  -1), ``ally_actions`` / ``enemy_actions`` (0/1 arrays of the 129,600 actions),
+  ``ally_color``, ``enemy_color``, ``state``, the piece objects ``ally_piece`` /
+  ``enemy_piece`` (row, col, state, name, ``legal_moves``), ``get_possible_actions``,
+  ``get_possible_actions_by_piece`` and ``check_jiang``, and its rules and rewards, which
+  differ from the standard game: a move may leave or put one's own general attacked (only a
+  move after which the two generals face each other is refused); the game ends when a
+  general is taken (reward 100) or at a side's fourth new check in an unbroken run of checks
+  (gym-xiangqi's perpetual check: -100 to the side that checked); there is no checkmate,
+  stalemate, repetition or move-count draw; a capture earns the piece's points (advisor and
+  elephant 2, horse 4, chariot 9, cannon 4.5, soldier 1, or 2 when the enemy takes an ally
+  soldier that had crossed the river), to whichever side moved; an illegal action earns -10
+  and changes nothing. Its quirks are kept too: after a general's capture both sides' moves
+  are still listed (the side that lost its general cannot take the other one, nor capture
+  with it as a cannon's screen), and ``reset`` leaves the other side's list of the last
+  game. In the games that ``python/tests/test_gym_xiangqi_differential.py`` plays through
+  both (random games from either colour sharing one env, some actions illegal, some ending
+  by a general's capture, and a perpetual check) every step's board, reward, end, side to
+  move, both sides' action lists, piece objects and moves by piece equal gym-xiangqi 0.5.0's
+  own. Its moves come from chuhe's ``xiangqi-capture`` rules. It does not draw with pygame:
+  ``render()`` prints the board's ids; ``step_user`` (a person playing in gym-xiangqi's
+  window) and ``game`` (its pygame window) are absent, and the pieces carry no images or
+  sounds. An action outside the space raises an error that is both a ``ValueError``
+  (``TypeError`` for a non-integer) and, as gym-xiangqi's failed ``assert``, an
+  ``AssertionError``. gym-xiangqi 0.5.0's own ``examples/agent_v_agent_demo.py``, with only
+  its ``gym.make`` line changed to ``env = XiangQiEnv()``, plays its games to the end on it
+  (tested; gym 0.26, which gym-xiangqi's installer brings, refuses that demo's ``render``
+  before ``reset`` in ``gym.make``'s wrappers, so the line constructs the environment
+  directly).
 
 - :class:`GymXiangqiEnv` (``gym.make("chuhe/GymXiangqi-v0")``) is standard Xiangqi, chuhe's
   full rules, with gym-xiangqi's observation and action encodings and Gymnasium's API; code

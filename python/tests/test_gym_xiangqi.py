@@ -121,4 +121,8 @@ def test_xiangqi_env_copies_and_checks_its_arguments():
         env.step(129600)
     with pytest.raises(TypeError, match="129600"):
         env.step(1.5)
+    # gym-xiangqi fails an assert there: code that catches AssertionError still does.
+    for bad in (-1, 129600, 1.5, "3"):
+        with pytest.raises(AssertionError):
+            env.step(bad)
     assert XiangQiEnv(ally_color=1).turn == -1  # the enemy (red, at the top) moves first
