@@ -25,45 +25,26 @@ import sys
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-import numpy as np  # noqa: E402
 from gym_xiangqi.envs import XiangQiEnv  # noqa: E402
-
-
-def legal(env) -> list[int]:
-    actions = env.ally_actions if env.turn == 1 else env.enemy_actions
-    return [int(a) for a in np.flatnonzero(actions == 1)]
+from gym_xiangqi_views import action_lists, by_piece, legal, pieces  # noqa: E402
 
 
 def step_record(env, action, obs, reward, done) -> dict:
     """One step: the action, then the board, reward, done, turn and both sides' action
     lists as the env holds them (after the end too: gym-xiangqi keeps listing moves once a
     general is taken)."""
+    ally, enemy = action_lists(env)
     return {
         "action": action,
         "obs": obs.tolist(),
         "reward": float(reward),
         "done": bool(done),
         "turn": int(env.turn),
-        "ally": [int(a) for a in np.flatnonzero(env.ally_actions == 1)],
-        "enemy": [int(a) for a in np.flatnonzero(env.enemy_actions == 1)],
+        "ally": ally,
+        "enemy": enemy,
         "pieces": pieces(env),
         "by_piece": by_piece(env),
     }
-
-
-def pieces(env) -> list[list[int]]:
-    """Row, column and state of every piece object, the ally's then the enemy's."""
-    return [[p.row, p.col, int(p.state)] for p in env.ally_piece[1:] + env.enemy_piece[1:]]
-
-
-def by_piece(env) -> list:
-    """``get_possible_actions_by_piece`` of the side to move's chariot and cannon (ids 8, 10)."""
-    out = []
-    for piece_id in (8, 10):
-        env.get_possible_actions_by_piece(piece_id * env.turn)
-        moves = (env.ally_piece if env.turn == 1 else env.enemy_piece)[piece_id].legal_moves
-        out.append([[list(map(int, a)), list(map(int, b))] for a, b in moves])
-    return out
 
 
 def checking_moves(env, moves: list[int], rng: random.Random) -> list[int]:

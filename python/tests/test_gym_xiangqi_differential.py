@@ -15,10 +15,10 @@ import pathlib
 import subprocess
 import sys
 
-import numpy as np
 import pytest
 
 from chuhe.gym_xiangqi import XiangQiEnv
+from gym_xiangqi_views import action_lists, by_piece, legal, pieces
 
 HERE = pathlib.Path(__file__).resolve().parent
 REPO = HERE.parents[1]
@@ -52,24 +52,6 @@ def run(python: str, *args: str, stdin: str | None = None) -> list[dict]:
     return [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
 
 
-def pieces(env: XiangQiEnv) -> list[list[int]]:
-    return [[p.row, p.col, p.state] for p in env.ally_piece[1:] + env.enemy_piece[1:]]
-
-
-def by_piece(env: XiangQiEnv) -> list:
-    out = []
-    for piece_id in (8, 10):
-        env.get_possible_actions_by_piece(piece_id * env.turn)
-        moves = (env.ally_piece if env.turn == 1 else env.enemy_piece)[piece_id].legal_moves
-        out.append([[list(map(int, a)), list(map(int, b))] for a, b in moves])
-    return out
-
-
-def legal(env: XiangQiEnv) -> list[int]:
-    actions = env.ally_actions if env.turn == 1 else env.enemy_actions
-    return [int(a) for a in np.flatnonzero(actions == 1)]
-
-
 def replay(record: dict, env: XiangQiEnv) -> int:
     """Plays a game of gym-xiangqi's through chuhe's env, asserting every step equal;
     returns the number of steps. The games of one run share an env, as they did in
@@ -84,8 +66,7 @@ def replay(record: dict, env: XiangQiEnv) -> int:
         assert obs.tolist() == step["obs"], where
         assert (reward, done, env.turn) == (step["reward"], step["done"], step["turn"]), where
         assert info == {}
-        assert np.flatnonzero(env.ally_actions == 1).tolist() == step["ally"], where
-        assert np.flatnonzero(env.enemy_actions == 1).tolist() == step["enemy"], where
+        assert action_lists(env) == (step["ally"], step["enemy"]), where
         assert pieces(env) == step["pieces"], where
         assert by_piece(env) == step["by_piece"], where
     return len(record["steps"])
