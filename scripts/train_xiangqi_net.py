@@ -48,7 +48,7 @@ FLIP_RANK = np.array([(9 - p // 9) * 9 + p % 9 for p in range(POINTS)])
 # Points seen in a mirror: file f becomes 8 − f.
 MIRROR_FILE = np.array([(p // 9) * 9 + 8 - p % 9 for p in range(POINTS)])
 # The fixed-point scale of the hidden layer (activation 1.0 = SCALE) and of the output
-# weights (1 cp = OUT_SCALE); xiangqi_net.rs divides by both.
+# weights (1 cp = OUT_SCALE); eval/xiangqi_net/ divides by both.
 SCALE = 512
 OUT_SCALE = 16
 # The network file (crates/chuhe-engine/src/eval/xiangqi_net/file.rs): magic, format version,

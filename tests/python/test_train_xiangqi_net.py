@@ -59,7 +59,7 @@ def read_weights(path: pathlib.Path) -> dict:
 
 
 def integer_correction(w: dict[str, np.ndarray], board: list[int]) -> int:
-    """What xiangqi_net.rs computes, in the same integer steps."""
+    """What eval/xiangqi_net/ computes, in the same integer steps."""
     red = w["B1"].copy()
     black = w["B1"].copy()
     for point, code in enumerate(board):
