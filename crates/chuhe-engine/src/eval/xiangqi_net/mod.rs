@@ -5,7 +5,7 @@
 //! `h(x) = W2 · clamp(W1 x + B1, 0, 1)`. Swapping the colours swaps the two halves, so the
 //! correction changes sign exactly, as the evaluation must; the trainer ties the hidden
 //! units in mirror pairs, so it is also exactly left/right symmetric. The weights are
-//! integers, read from a network file ([`file`]) written by `scripts/train_xiangqi_net.py`
+//! integers, read from a network file ([`mod@file`]) written by `scripts/train_xiangqi_net.py`
 //! (see `docs/TUNING.md`); the engine's default is embedded in the binary
 //! ([`XiangqiNet::embedded`], `nets/xiangqi-*.nnue`), and another can be loaded at run time
 //! ([`XiangqiNet::load`], the UCI option `EvalFile`). The search keeps the hidden sums up to
