@@ -413,15 +413,19 @@ fn bench_is_a_deterministic_signature() {
 /// missing or damaged file is a user error that names the flag and the fault.
 #[test]
 fn bench_and_analyze_load_a_network_file() {
-    let file = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../chuhe-engine/nets/xiangqi-eed2d658.nnue"
+    use chuhe_engine::eval::xiangqi_net::{XiangqiNet, EMBEDDED_NAME};
+    let path = format!(
+        "{}/../chuhe-engine/nets/{EMBEDDED_NAME}",
+        env!("CARGO_MANIFEST_DIR")
     );
+    let file = path.as_str();
+    let crc = format!("{:08x}", XiangqiNet::embedded().checksum());
     let base = ["bench", "--depth", "5", "--game", "xiangqi", "--json"];
     let built_in = ok_json(&base);
     let loaded = ok_json(&[&base[..], &["--eval-file", file]].concat());
     assert_eq!(loaded["nodes"], built_in["nodes"]);
-    assert_eq!(loaded["xiangqi_network"], "eed2d658");
+    assert_eq!(loaded["xiangqi_network"], crc.as_str());
+    assert_eq!(built_in["xiangqi_network"], crc.as_str());
     let text = ok(&[
         "bench",
         "--depth",
@@ -432,7 +436,7 @@ fn bench_and_analyze_load_a_network_file() {
         file,
     ]);
     assert!(
-        text.contains(&format!("bench: Xiangqi network eed2d658 from {file}\n")),
+        text.contains(&format!("bench: Xiangqi network {crc} from {file}\n")),
         "{text}"
     );
     let missing = fails(&["bench", "--eval-file", "/no/such/net.nnue"]);
