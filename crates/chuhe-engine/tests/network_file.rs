@@ -29,7 +29,7 @@ fn signature(report: &BenchReport) -> Vec<(u64, Option<String>, String)> {
 
 fn xiangqi_bench(net: Arc<XiangqiNet>) -> BenchReport {
     let networks = Networks { xiangqi: net };
-    bench::run_with(&[GameKind::Xiangqi], 6, &networks, |_| {}).unwrap()
+    bench::run_with(&[GameKind::Xiangqi], 10, &networks, |_| {}).unwrap()
 }
 
 #[test]
@@ -54,7 +54,7 @@ fn the_repository_file_gives_the_embedded_network_s_results() {
         pos.play_unchecked(m);
         assert_eq!(loaded.correction(&pos), embedded.correction(&pos));
     }
-    // The same searches: node counts, best moves and scores of the bench at depth 6, with
+    // The same searches: node counts, best moves and scores of the bench at depth 10, with
     // either kernel.
     let reference = signature(&xiangqi_bench(embedded));
     let scalar = loaded.clone().with_scalar_kernel();

@@ -62,7 +62,7 @@ impl Row {
 }
 
 /// A Xiangqi network: its integer tables and how its inner loops run.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct XiangqiNet {
     /// Input weights, row `piece × 90 + point`.
     w1: Vec<Row>,
@@ -82,6 +82,18 @@ pub struct XiangqiNet {
     checksum: u32,
     /// The inner loops' code.
     kernel: Kernel,
+}
+
+/// The network's identity, not its 80,000 weights.
+impl std::fmt::Debug for XiangqiNet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("XiangqiNet")
+            .field("checksum", &format_args!("{:08x}", self.checksum))
+            .field("scale", &self.scale)
+            .field("out_scale", &self.out_scale)
+            .field("kernel", &self.kernel)
+            .finish_non_exhaustive()
+    }
 }
 
 /// Two networks are equal when their tables and scales are (the kernel and description
