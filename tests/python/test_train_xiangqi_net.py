@@ -126,6 +126,18 @@ def test_a_directory_gets_a_file_named_by_its_checksum(tmp_path):
     assert trainer.read_network(written.read_bytes())["HIDDEN"] == 4
 
 
+def test_the_same_data_and_seed_write_the_same_bytes(tmp_path):
+    dump = tmp_path / "dump.txt"
+    synthetic_dump(dump, games=100)
+    written = []
+    for run in ("a", "b"):
+        out = tmp_path / f"{run}.nnue"
+        assert trainer.main([str(dump), "--epochs", "4", "--hidden", "4", "--lr", "0.01",
+                             "--seed", "9", "--out", str(out)]) == 0
+        written.append(out.read_bytes())
+    assert written[0] == written[1]
+
+
 def test_a_malformed_line_is_named(tmp_path, capsys):
     dump = tmp_path / "bad.txt"
     good = f"1\t0.5\t-\t0\t{','.join(map(str, START))}"
