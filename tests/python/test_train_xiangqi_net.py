@@ -1,11 +1,11 @@
-"""scripts/train_xiangqi_net.py: it learns what the data says, writes integer tables that
-compute what the float network computes, and names the line of a malformed input."""
+"""scripts/train_xiangqi_net.py: it learns what the data says, writes a network file whose
+integer tables compute what the float network computes (in the engine's own file format, byte
+for byte), and names the line of a malformed input."""
 
 from __future__ import annotations
 
 import importlib.util
 import pathlib
-import re
 
 import numpy as np
 import pytest
@@ -54,20 +54,12 @@ def synthetic_dump(path: pathlib.Path, games: int = 400, seed: int = 3) -> None:
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
-def read_weights(path: pathlib.Path) -> dict[str, np.ndarray]:
-    text = path.read_text(encoding="utf-8")
-    out = {}
-    for name in ("SCALE", "OUT_SCALE", "HIDDEN"):
-        out[name] = int(re.search(rf"pub const {name}: \w+ = (-?\d+);", text).group(1))
-    for name in ("W1", "B1", "W2"):
-        body = re.search(rf"pub static {name}: [^=]+= \[(.*?)\];", text, re.S).group(1)
-        out[name] = np.array([int(v) for v in re.findall(r"-?\d+", body)])
-    out["W1"] = out["W1"].reshape(trainer.INPUTS, out["HIDDEN"])
-    return out
+def read_weights(path: pathlib.Path) -> dict:
+    return trainer.read_network(path.read_bytes())
 
 
 def integer_correction(w: dict[str, np.ndarray], board: list[int]) -> int:
-    """What xiangqi_net.rs computes, in the same integer steps."""
+    """What eval/xiangqi_net/ computes, in the same integer steps."""
     red = w["B1"].copy()
     black = w["B1"].copy()
     for point, code in enumerate(board):
@@ -84,7 +76,7 @@ def integer_correction(w: dict[str, np.ndarray], board: list[int]) -> int:
 def test_the_network_learns_a_rule_and_its_tables_compute_it(tmp_path):
     dump = tmp_path / "dump.txt"
     synthetic_dump(dump)
-    out = tmp_path / "weights.rs"
+    out = tmp_path / "net.nnue"
     assert trainer.main([str(dump), "--epochs", "40", "--hidden", "8", "--lr", "0.01",
                          "--score-weight", "1", "--out", str(out)]) == 0
     w = read_weights(out)
@@ -113,14 +105,47 @@ def test_the_network_learns_a_rule_and_its_tables_compute_it(tmp_path):
     assert integer_correction(w, from_h_file) == gain
 
 
+def test_the_writer_gives_the_engine_s_file_byte_for_byte():
+    nets = sorted((ROOT / "crates/chuhe-engine/nets").glob("xiangqi-*.nnue"))
+    assert nets, "no network file in crates/chuhe-engine/nets"
+    for path in nets:
+        data = path.read_bytes()
+        w = trainer.read_network(data)
+        assert (w["version"], w["game"], w["HIDDEN"]) == (1, 1, 64)
+        again = trainer.network_bytes(w["W1"], w["B1"], w["W2"], w["description"])
+        assert again == data
+        assert path.name == f"xiangqi-{trainer.zlib.crc32(data[:-4]):08x}.nnue"
+
+
+def test_a_directory_gets_a_file_named_by_its_checksum(tmp_path):
+    dump = tmp_path / "dump.txt"
+    synthetic_dump(dump, games=100)
+    assert trainer.main([str(dump), "--epochs", "10", "--hidden", "4", "--lr", "0.01",
+                         "--out", str(tmp_path)]) == 0
+    (written,) = tmp_path.glob("xiangqi-*.nnue")
+    assert trainer.read_network(written.read_bytes())["HIDDEN"] == 4
+
+
+def test_the_same_data_and_seed_write_the_same_bytes(tmp_path):
+    dump = tmp_path / "dump.txt"
+    synthetic_dump(dump, games=100)
+    written = []
+    for run in ("a", "b"):
+        out = tmp_path / f"{run}.nnue"
+        assert trainer.main([str(dump), "--epochs", "4", "--hidden", "4", "--lr", "0.01",
+                             "--seed", "9", "--out", str(out)]) == 0
+        written.append(out.read_bytes())
+    assert written[0] == written[1]
+
+
 def test_a_malformed_line_is_named(tmp_path, capsys):
     dump = tmp_path / "bad.txt"
     good = f"1\t0.5\t-\t0\t{','.join(map(str, START))}"
     dump.write_text(good + "\n" + "2\t0.5\t-\t0\t1,2,3\n", encoding="utf-8")
-    assert trainer.main([str(dump), "--out", str(tmp_path / "w.rs")]) == 1
+    assert trainer.main([str(dump), "--out", str(tmp_path / "w.nnue")]) == 1
     err = capsys.readouterr().err
     assert "bad.txt:2" in err and "90 points" in err
-    assert not (tmp_path / "w.rs").exists()
+    assert not (tmp_path / "w.nnue").exists()
 
 
 def test_a_missing_file_is_named(tmp_path, capsys):

@@ -2,11 +2,15 @@
 //! output), `chuhe bench` (the fixed-depth bench) and `chuhe analyze` (a search for people).
 
 use std::io;
-use std::sync::mpsc;
+use std::path::PathBuf;
+use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
 use chuhe::{AnyGame, GameOptions, MoveNotation};
-use chuhe_engine::{bench, BestMove, Engine, Limits, Score, ScoreBound, SearchEvent, SearchInfo};
+use chuhe_engine::eval::xiangqi_net::XiangqiNet;
+use chuhe_engine::{
+    bench, BestMove, Engine, Limits, Networks, Score, ScoreBound, SearchEvent, SearchInfo,
+};
 use serde_json::{json, Map, Value};
 
 use crate::output::{CliError, Output};
@@ -34,6 +38,21 @@ pub struct BenchArgs {
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
+    /// The Xiangqi evaluation's network file (default: the network built in).
+    #[arg(long, value_name = "PATH")]
+    eval_file: Option<PathBuf>,
+}
+
+/// The Xiangqi network of `--eval-file`, if given: a file that cannot be loaded is an error
+/// that names the flag.
+fn load_eval_file(command: &str, path: Option<&PathBuf>) -> Result<Networks, CliError> {
+    let mut networks = Networks::default();
+    if let Some(path) = path {
+        let net = XiangqiNet::load(path)
+            .map_err(|e| CliError::user(format!("{command}: --eval-file: {e}")))?;
+        networks.xiangqi = Arc::new(net);
+    }
+    Ok(networks)
 }
 
 /// `chuhe bench`.
@@ -42,15 +61,23 @@ pub fn bench(args: &BenchArgs, out: &mut Output) -> Result<(), CliError> {
         Some(g) => vec![g.kind()],
         None => vec![chuhe::GameKind::Xiongqi, chuhe::GameKind::Xiangqi],
     };
+    let networks = load_eval_file("bench", args.eval_file.as_ref())?;
     if !args.json {
         out.write_now(&format!(
             "bench: depth {}, 1 thread, a fresh {} MB table per position\n",
             args.depth,
             bench::HASH_MB
         ))?;
+        if let Some(path) = &args.eval_file {
+            out.write_now(&format!(
+                "bench: Xiangqi network {:08x} from {}\n",
+                networks.xiangqi.checksum(),
+                path.display()
+            ))?;
+        }
     }
     let mut write_error = None;
-    let report = bench::run(&games, args.depth, |p| {
+    let report = bench::run_with(&games, args.depth, &networks, |p| {
         if args.json || write_error.is_some() {
             return;
         }
@@ -105,6 +132,7 @@ pub fn bench(args: &BenchArgs, out: &mut Output) -> Result<(), CliError> {
             "depth": report.depth,
             "threads": 1,
             "hash_mb": bench::HASH_MB,
+            "xiangqi_network": format!("{:08x}", networks.xiangqi.checksum()),
             "games": games,
             "nodes": report.nodes(),
             "seconds": seconds(report.time()),
@@ -190,6 +218,9 @@ pub struct AnalyzeArgs {
     /// One JSON object per line: each line of the search, then the result.
     #[arg(long)]
     json: bool,
+    /// The Xiangqi evaluation's network file (default: the network built in).
+    #[arg(long, value_name = "PATH")]
+    eval_file: Option<PathBuf>,
 }
 
 /// The default analysis time.
@@ -199,8 +230,12 @@ const DEFAULT_MOVETIME: Duration = Duration::from_millis(3000);
 pub fn analyze(args: &AnalyzeArgs, out: &mut Output) -> Result<(), CliError> {
     let game = crate::open(&args.position, &args.moves, args.notation)?;
     let kind = game.kind();
+    let networks = load_eval_file("analyze", args.eval_file.as_ref())?;
     let mut engine = Engine::new(kind);
     let setting = |flag: &str, e: chuhe_engine::EngineError| CliError::user(format!("{flag}: {e}"));
+    engine
+        .set_xiangqi_network(networks.xiangqi)
+        .map_err(|e| setting("--eval-file", e))?;
     engine
         .set_hash(args.hash)
         .map_err(|e| setting("--hash", e))?;

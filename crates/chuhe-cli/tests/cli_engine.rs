@@ -409,6 +409,57 @@ fn bench_is_a_deterministic_signature() {
     usage_error(&["bench", "--game", "chess"], "chess");
 }
 
+/// `--eval-file`: the repository's network file gives the built-in network's bench; a
+/// missing or damaged file is a user error that names the flag and the fault.
+#[test]
+fn bench_and_analyze_load_a_network_file() {
+    use chuhe_engine::eval::xiangqi_net::{XiangqiNet, EMBEDDED_NAME};
+    let path = format!(
+        "{}/../chuhe-engine/nets/{EMBEDDED_NAME}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let file = path.as_str();
+    let crc = format!("{:08x}", XiangqiNet::embedded().checksum());
+    let base = ["bench", "--depth", "5", "--game", "xiangqi", "--json"];
+    let built_in = ok_json(&base);
+    let loaded = ok_json(&[&base[..], &["--eval-file", file]].concat());
+    assert_eq!(loaded["nodes"], built_in["nodes"]);
+    assert_eq!(loaded["xiangqi_network"], crc.as_str());
+    assert_eq!(built_in["xiangqi_network"], crc.as_str());
+    let text = ok(&[
+        "bench",
+        "--depth",
+        "2",
+        "--game",
+        "xiangqi",
+        "--eval-file",
+        file,
+    ]);
+    assert!(
+        text.contains(&format!("bench: Xiangqi network {crc} from {file}\n")),
+        "{text}"
+    );
+    let missing = fails(&["bench", "--eval-file", "/no/such/net.nnue"]);
+    assert!(
+        missing.contains("bench: --eval-file: cannot read the network file /no/such/net.nnue"),
+        "{missing}"
+    );
+    let damaged =
+        std::env::temp_dir().join(format!("chuhe-cli-damaged-{}.nnue", std::process::id()));
+    let mut bytes = std::fs::read(file).unwrap();
+    bytes.truncate(5000);
+    std::fs::write(&damaged, &bytes).unwrap();
+    let damaged_name = damaged.to_str().unwrap();
+    let truncated = fails(&["analyze", "--depth", "2", "--eval-file", damaged_name]);
+    std::fs::remove_file(&damaged).unwrap();
+    assert!(
+        truncated.contains("analyze: --eval-file: the network file is truncated: 5000 bytes"),
+        "{truncated}"
+    );
+    let analyzed = ok(&["analyze", "--depth", "3", "--eval-file", file]);
+    assert!(!analyzed.is_empty());
+}
+
 // ----- analyze ----------------------------------------------------------------------------
 
 #[test]
@@ -727,6 +778,7 @@ fn the_help_lists_the_engine_commands() {
         "--threads",
         "--hash",
         "--json",
+        "--eval-file",
     ] {
         assert!(run.stdout.contains(flag), "{flag}");
     }

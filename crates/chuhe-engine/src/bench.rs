@@ -11,11 +11,13 @@
 //! assert_eq!(a.games[0].positions.len(), bench::positions(GameKind::Xiongqi).len());
 //! ```
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use chuhe::GameKind;
 
 use crate::engine::{Engine, EngineError};
+use crate::game::Networks;
 use crate::limits::Limits;
 use crate::score::Score;
 
@@ -195,10 +197,28 @@ fn nodes_per_second(nodes: u64, time: Duration) -> u64 {
 }
 
 /// Searches every position of each of `games` to `depth` (single thread, a fresh
-/// [`HASH_MB`] table for each position), calling `on_position` after each.
+/// [`HASH_MB`] table for each position) with the embedded networks, calling `on_position`
+/// after each.
 pub fn run(
     games: &[GameKind],
     depth: u32,
+    on_position: impl FnMut(&PositionResult),
+) -> Result<BenchReport, EngineError> {
+    run_with(games, depth, &Networks::default(), on_position)
+}
+
+/// [`run`] with the evaluation's networks given (a network loaded from a file).
+///
+/// ```
+/// use chuhe::GameKind;
+/// use chuhe_engine::{bench, Networks};
+/// let report = bench::run_with(&[GameKind::Xiangqi], 2, &Networks::default(), |_| {}).unwrap();
+/// assert_eq!(report.games[0].positions.len(), bench::positions(GameKind::Xiangqi).len());
+/// ```
+pub fn run_with(
+    games: &[GameKind],
+    depth: u32,
+    networks: &Networks,
     mut on_position: impl FnMut(&PositionResult),
 ) -> Result<BenchReport, EngineError> {
     let mut report = BenchReport {
@@ -207,6 +227,7 @@ pub fn run(
     };
     for &game in games {
         let mut engine = Engine::new(game);
+        engine.set_xiangqi_network(Arc::clone(&networks.xiangqi))?;
         engine.set_hash(HASH_MB)?;
         engine.set_threads(1)?;
         let mut result = GameResult {

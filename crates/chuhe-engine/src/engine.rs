@@ -14,6 +14,7 @@
 //! assert_eq!(engine.position_feen(), "rheag^ae1r/9/1c4hc1/s1s1s1s1s/9/9/S1S1S1S1S/1C2C4/9/RHEAG^AEHR / X/x");
 //! ```
 
+use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
@@ -24,7 +25,8 @@ use chuhe::{
     MoveNotation, Outcome, SetupError, Side,
 };
 
-use crate::game::SearchGame;
+use crate::eval::xiangqi_net::{NetworkError, XiangqiNet};
+use crate::game::{Networks, SearchGame};
 use crate::history::SearchTables;
 use crate::limits::{Limits, TimeBudget};
 use crate::score::Score;
@@ -214,6 +216,9 @@ pub enum EngineError {
     /// The request needs the engine idle, but it is searching.
     #[error("the engine is searching; stop it first")]
     Busy,
+    /// A network file was refused; the engine keeps its network.
+    #[error(transparent)]
+    Network(#[from] NetworkError),
 }
 
 type Listener = Box<dyn FnMut(SearchEvent) + Send>;
@@ -222,6 +227,10 @@ type Listener = Box<dyn FnMut(SearchEvent) + Send>;
 pub struct Engine {
     session: Box<dyn Session>,
     shared: Arc<Shared>,
+    /// The networks the searches evaluate with.
+    networks: Networks,
+    /// The file the Xiangqi network was loaded from (`None`: the embedded one).
+    eval_file: Option<PathBuf>,
     options: Options,
     notation: MoveNotation,
     running: Option<JoinHandle<BestMove>>,
@@ -234,6 +243,8 @@ impl Engine {
         Engine {
             session: new_session(kind),
             shared: Arc::new(Shared::new(options.hash_mb)),
+            networks: Networks::default(),
+            eval_file: None,
             options,
             notation: MoveNotation::Uci,
             running: None,
@@ -358,6 +369,47 @@ impl Engine {
         Ok(())
     }
 
+    /// The networks the searches evaluate with.
+    pub fn networks(&self) -> &Networks {
+        &self.networks
+    }
+
+    /// The file the Xiangqi network was loaded from, `None` for the embedded network.
+    pub fn eval_file(&self) -> Option<&Path> {
+        self.eval_file.as_deref()
+    }
+
+    /// Loads the Xiangqi network from the network file at `path` (`None`: the embedded
+    /// network again) for the searches from now on. A file that cannot be read or is
+    /// damaged is refused ([`EngineError::Network`]) and the engine keeps its network.
+    ///
+    /// ```
+    /// use chuhe_engine::{Engine, EngineError};
+    /// use chuhe::GameKind;
+    /// let mut engine = Engine::new(GameKind::Xiangqi);
+    /// let refused = engine.load_eval_file(Some("no/such/file.nnue".as_ref()));
+    /// assert!(matches!(refused, Err(EngineError::Network(_))));
+    /// assert_eq!(engine.eval_file(), None);
+    /// ```
+    pub fn load_eval_file(&mut self, path: Option<&Path>) -> Result<(), EngineError> {
+        self.idle()?;
+        let net = match path {
+            Some(path) => Arc::new(XiangqiNet::load(path)?),
+            None => XiangqiNet::embedded(),
+        };
+        self.networks.xiangqi = net;
+        self.eval_file = path.map(Path::to_path_buf);
+        Ok(())
+    }
+
+    /// Evaluates Xiangqi with `net` from now on (the file name shown is then `None`).
+    pub fn set_xiangqi_network(&mut self, net: Arc<XiangqiNet>) -> Result<(), EngineError> {
+        self.idle()?;
+        self.networks.xiangqi = net;
+        self.eval_file = None;
+        Ok(())
+    }
+
     /// The settings.
     pub fn options(&self) -> &Options {
         &self.options
@@ -444,6 +496,7 @@ impl Engine {
         self.shared.stop.store(false, Ordering::SeqCst);
         let handle = self.session.spawn(
             Arc::clone(&self.shared),
+            self.networks.clone(),
             limits,
             self.options.clone(),
             self.notation,
@@ -556,6 +609,7 @@ trait Session: Send {
     fn spawn(
         &self,
         shared: Arc<Shared>,
+        networks: Networks,
         limits: Limits,
         options: Options,
         notation: MoveNotation,
@@ -697,6 +751,7 @@ impl<P: SearchGame> Session for GameSession<P> {
     fn spawn(
         &self,
         shared: Arc<Shared>,
+        networks: Networks,
         limits: Limits,
         options: Options,
         notation: MoveNotation,
@@ -726,6 +781,7 @@ impl<P: SearchGame> Session for GameSession<P> {
                 &only,
                 &mut tables,
                 &shared,
+                P::network(&networks),
                 &limits,
                 &options,
                 notation,
@@ -744,6 +800,7 @@ fn run_search<P: SearchGame>(
     only: &[P::Move],
     tables: &mut Vec<SearchTables<P>>,
     shared: &Shared,
+    net: &P::Network,
     limits: &Limits,
     options: &Options,
     notation: MoveNotation,
@@ -791,11 +848,12 @@ fn run_search<P: SearchGame>(
             };
             let game = game.clone();
             scope.spawn(move || {
-                let mut s = Searcher::new(shared, helper_tables, helper, &game, only);
+                let mut s = Searcher::new(shared, helper_tables, helper, &game, only, net);
                 s.run(&mut |_| {});
             });
         }
-        let mut searcher = Searcher::new(shared, &mut main_tables[0], params.clone(), game, only);
+        let mut searcher =
+            Searcher::new(shared, &mut main_tables[0], params.clone(), game, only, net);
         let mut report = |line: &LineReport<P::Move>| {
             if weakened && line.multipv > options.multipv {
                 return;

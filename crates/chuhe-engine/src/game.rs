@@ -4,7 +4,34 @@
 //! The search ([`crate::search`]) is written once over [`SearchGame`]; each game implements
 //! it here, next to the rules it encodes, with its evaluation in [`crate::eval`].
 
+use std::sync::Arc;
+
 use chuhe::{xiangqi, xiongqi, GamePosition, GameSquare, Outcome};
+
+use crate::eval::xiangqi_net::XiangqiNet;
+
+/// The networks the engine evaluates with, one per game that has one (Xiangqi today):
+/// shared by every search thread, replaced whole when another file is loaded.
+///
+/// ```
+/// use chuhe_engine::Networks;
+/// use chuhe_engine::eval::xiangqi_net::XiangqiNet;
+/// assert_eq!(*Networks::default().xiangqi, *XiangqiNet::embedded());
+/// ```
+#[derive(Clone, Debug)]
+pub struct Networks {
+    /// The Xiangqi evaluation's network (both rule sets).
+    pub xiangqi: Arc<XiangqiNet>,
+}
+
+impl Default for Networks {
+    /// The networks embedded in the binary.
+    fn default() -> Networks {
+        Networks {
+            xiangqi: XiangqiNet::embedded(),
+        }
+    }
+}
 
 /// How the history of a game constrains play, as the search applies it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,18 +71,31 @@ impl NodeOutcome {
 
 /// A game the engine can search.
 pub trait SearchGame: GamePosition + crate::see::Exchange {
-    /// The static evaluation in centipawns, from the side to move's point of view.
+    /// The static evaluation in centipawns, from the side to move's point of view, with
+    /// the embedded network.
     fn evaluate(&self) -> i32;
+    /// What the evaluation reads besides the position and its weights: the Xiangqi network;
+    /// `()` for a game without one.
+    type Network: Send + Sync + 'static;
+    /// This game's network among the engine's.
+    fn network(networks: &Networks) -> &Self::Network;
     /// What the evaluation keeps up to date from move to move (the Xiangqi network's hidden
     /// sums); `()` for a game that evaluates each position from scratch.
     type EvalState: Clone + PartialEq;
-    /// This position's evaluation state, computed from scratch.
-    fn eval_state(&self) -> Self::EvalState;
+    /// This position's evaluation state under `net`, computed from scratch.
+    fn eval_state(&self, net: &Self::Network) -> Self::EvalState;
     /// Writes into `after` the evaluation state once `m` is played from this position, whose
-    /// state is `state`.
-    fn eval_state_after(&self, state: &Self::EvalState, m: Self::Move, after: &mut Self::EvalState);
-    /// [`SearchGame::evaluate`] given this position's evaluation state: the same value.
-    fn evaluate_with_state(&self, state: &Self::EvalState) -> i32;
+    /// state is `state` (under `net`).
+    fn eval_state_after(
+        &self,
+        net: &Self::Network,
+        state: &Self::EvalState,
+        m: Self::Move,
+        after: &mut Self::EvalState,
+    );
+    /// The static evaluation under `net`, given this position's evaluation state
+    /// ([`SearchGame::evaluate`] when `net` is the embedded network).
+    fn evaluate_with_state(&self, net: &Self::Network, state: &Self::EvalState) -> i32;
     /// How many kinds of piece (side and role) there are: [`SearchGame::piece_kind_at`] is
     /// below this.
     const PIECE_KINDS: usize;
@@ -120,16 +160,22 @@ impl SearchGame for xiongqi::Position {
         crate::eval::xiongqi::evaluate(self)
     }
 
+    type Network = ();
+
+    fn network(_networks: &Networks) -> &() {
+        &()
+    }
+
     type EvalState = ();
 
     #[inline]
-    fn eval_state(&self) {}
+    fn eval_state(&self, _net: &()) {}
 
     #[inline]
-    fn eval_state_after(&self, _state: &(), _m: xiongqi::Move, _after: &mut ()) {}
+    fn eval_state_after(&self, _net: &(), _state: &(), _m: xiongqi::Move, _after: &mut ()) {}
 
     #[inline]
-    fn evaluate_with_state(&self, _state: &()) -> i32 {
+    fn evaluate_with_state(&self, _net: &(), _state: &()) -> i32 {
         self.evaluate()
     }
 
@@ -248,26 +294,33 @@ impl SearchGame for xiangqi::Position {
         crate::eval::xiangqi::evaluate(self)
     }
 
+    type Network = XiangqiNet;
+
+    fn network(networks: &Networks) -> &XiangqiNet {
+        &networks.xiangqi
+    }
+
     type EvalState = crate::eval::xiangqi_net::Accumulator;
 
     #[inline]
-    fn eval_state(&self) -> Self::EvalState {
-        crate::eval::xiangqi_net::Accumulator::new(self)
+    fn eval_state(&self, net: &XiangqiNet) -> Self::EvalState {
+        crate::eval::xiangqi_net::Accumulator::new(net, self)
     }
 
     #[inline]
     fn eval_state_after(
         &self,
+        net: &XiangqiNet,
         state: &Self::EvalState,
         m: xiangqi::Move,
         after: &mut Self::EvalState,
     ) {
-        state.after(self, m, after);
+        state.after(net, self, m, after);
     }
 
     #[inline]
-    fn evaluate_with_state(&self, state: &Self::EvalState) -> i32 {
-        crate::eval::xiangqi::evaluate_with_accumulator(self, state)
+    fn evaluate_with_state(&self, net: &XiangqiNet, state: &Self::EvalState) -> i32 {
+        crate::eval::xiangqi::evaluate_with_accumulator(self, net, state)
     }
 
     #[inline]

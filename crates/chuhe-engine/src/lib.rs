@@ -20,7 +20,8 @@
 //! assert_eq!(best.best.as_deref(), Some("d1d8"));
 //! assert_eq!(best.score, Score::Mate(1));
 //! ```
-#![forbid(unsafe_code)]
+// Only the network's AVX2 kernels use `unsafe` (eval/xiangqi_net/kernels.rs).
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod bench;
@@ -40,6 +41,6 @@ pub use engine::{
     ranges, BestMove, Engine, EngineError, Options, ScoreBound, SearchEvent, SearchInfo, LEVEL_ELO,
     MAX_LEVEL,
 };
-pub use game::{HistoryRule, NodeOutcome, SearchGame};
+pub use game::{HistoryRule, Networks, NodeOutcome, SearchGame};
 pub use limits::{Clock, Limits};
 pub use score::Score;

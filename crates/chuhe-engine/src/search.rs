@@ -207,6 +207,8 @@ fn may_check<S: GameSquare>(sq: S, target: S) -> bool {
 /// The search of one thread.
 pub struct Searcher<'a, P: SearchGame> {
     shared: &'a Shared,
+    /// The network the evaluation reads ([`SearchGame::Network`]).
+    net: &'a P::Network,
     params: SearchParams,
     root: P,
     root_moves: Vec<RootMove<P::Move>>,
@@ -271,13 +273,14 @@ impl ClockSignals {
 impl<'a, P: SearchGame> Searcher<'a, P> {
     /// A searcher for the current position of `game`, its history included; `only` limits
     /// the root moves (empty: every move of [`Game::moves_past_end`], which are the legal
-    /// moves while the game goes on). It learns into `tables`.
+    /// moves while the game goes on). It learns into `tables` and evaluates with `net`.
     pub fn new(
         shared: &'a Shared,
         tables: &'a mut SearchTables<P>,
         params: SearchParams,
         game: &Game<P>,
         only: &[P::Move],
+        net: &'a P::Network,
     ) -> Self {
         let root = game.position().clone();
         let mut legal = game.moves_past_end();
@@ -316,13 +319,14 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
         let poll_interval = params.node_limit.map_or(1024, |n| (n / 16).clamp(1, 1024));
         Searcher {
             shared,
+            net,
             params,
             rule: root.history_rule(),
             root_moves,
             line,
             root_line_len,
             stack: vec![PlyState::default(); MAX_PLY + 4],
-            eval_states: vec![root.eval_state(); MAX_PLY + 2],
+            eval_states: vec![root.eval_state(net); MAX_PLY + 2],
             root,
             pv: vec![Vec::new(); MAX_PLY + 2],
             tables,
@@ -840,10 +844,10 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
         } else {
             let state = &self.eval_states[ply];
             debug_assert!(
-                *state == pos.eval_state(),
+                *state == pos.eval_state(self.net),
                 "evaluation state out of date at ply {ply}"
             );
-            pos.evaluate_with_state(state)
+            pos.evaluate_with_state(self.net, state)
         }
     }
 
@@ -884,7 +888,7 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
         }
         let check = child.is_check();
         let (parent, rest) = self.eval_states.split_at_mut(ply + 1);
-        pos.eval_state_after(&parent[ply], m, &mut rest[0]);
+        pos.eval_state_after(self.net, &parent[ply], m, &mut rest[0]);
         self.push_line(LineEntry {
             hash,
             key,
@@ -1561,7 +1565,7 @@ mod tests {
         for seed in 0..20 {
             cycling_game::<xiongqi::Position>(seed, 120, |game| {
                 let mut tables = SearchTables::new();
-                let searcher = Searcher::new(&shared, &mut tables, params(), game, &[]);
+                let searcher = Searcher::new(&shared, &mut tables, params(), game, &[], &());
                 let pos = game.position();
                 for &m in pos.legal_moves().iter() {
                     let mut child = pos.clone();
@@ -1594,6 +1598,7 @@ mod tests {
 
     #[test]
     fn s3_perpetual_check_is_judged_as_the_arbiter_judges_it() {
+        let net = crate::eval::xiangqi_net::XiangqiNet::embedded();
         let shared = Shared::new(1);
         for (fen, cycle, expected) in [
             // Red checks with every move: Red, to move at the repetition, loses.
@@ -1616,7 +1621,7 @@ mod tests {
             // inside the search ends the line at once).
             let root = xiangqi_game(fen, cycle);
             let mut tables = SearchTables::new();
-            let mut s = Searcher::new(&shared, &mut tables, params(), &root, &[]);
+            let mut s = Searcher::new(&shared, &mut tables, params(), &root, &[], &net);
             assert_eq!(
                 s.repetition_score(0),
                 None,
@@ -1642,7 +1647,7 @@ mod tests {
             }
             // With both cycles before the root, the game's third occurrence is judged too.
             let mut tables = SearchTables::new();
-            let s = Searcher::new(&shared, &mut tables, params(), &full, &[]);
+            let s = Searcher::new(&shared, &mut tables, params(), &full, &[], &net);
             assert_eq!(
                 s.repetition_score(0),
                 Some(if expected == DRAW { DRAW } else { mated_in(0) })
@@ -1652,12 +1657,13 @@ mod tests {
 
     #[test]
     fn repetitions_are_never_judged_across_an_irreversible_move() {
+        let net = crate::eval::xiangqi_net::XiangqiNet::embedded();
         let shared = Shared::new(1);
         let mut ends = 0;
         for seed in 0..10 {
             cycling_game::<xiangqi::Position>(seed, 100, |game| {
                 let mut tables = SearchTables::new();
-                let s = Searcher::new(&shared, &mut tables, params(), game, &[]);
+                let s = Searcher::new(&shared, &mut tables, params(), game, &[], &net);
                 let verdict = s.repetition_score(0);
                 ends += usize::from(verdict.is_some());
                 // Before the root only the game's own third occurrence counts: the search

@@ -14,7 +14,10 @@
 //! strength on a scale measured against Fairy-Stockfish, see [`crate::LEVEL_ELO`]; `Ponder`
 //! and `UCI_AnalyseMode`, which GUIs send, are accepted and leave the search as it is;
 //! `UCI_ShowWDL`, off by default, adds `wdl W D L` after each score: the permille chances
-//! of a win, a draw and a loss for the side to move, from the model of [`crate::wdl`]),
+//! of a win, a draw and a loss for the side to move, from the model of [`crate::wdl`];
+//! `EvalFile`, the Xiangqi network file the evaluation reads, `<embedded>` for the one
+//! compiled in — a file that cannot be loaded is refused in an `info string` and the engine
+//! keeps its network, see [`crate::eval::xiangqi_net`]),
 //! `position startpos|fen TEXT
 //! [moves …]` (`TEXT` is everything between `fen` and `moves`: a FEEN, which holds spaces,
 //! or a Xiangqi FEN), `go` with `wtime btime winc binc movestogo movetime nodes depth mate
@@ -95,6 +98,8 @@ pub const AUTHOR: &str = "the chuhe developers";
 
 /// A forced win in UCCI scores: `MATE_UCCI - plies`.
 const MATE_UCCI: i32 = 10_000;
+/// The value of `EvalFile` that names the network compiled into the binary.
+pub const EMBEDDED_EVAL_FILE: &str = "<embedded>";
 
 /// Runs the protocol on `input` and `output` until `quit` or the end of the input (which
 /// acts as `quit`: [`EndOfInput::Quit`]), for an engine that starts with `game` (the
@@ -465,6 +470,7 @@ impl<W: Write + Send + 'static> Driver<W> {
                      option name UCI_ShowWDL type check default {}\n\
                      option name UCI_LimitStrength type check default {}\n\
                      option name UCI_Elo type spin default {} min {} max {}\n\
+                     option name EvalFile type string default {}\n\
                      uciok",
                     options.hash_mb,
                     ranges::HASH_MB.start(),
@@ -492,6 +498,9 @@ impl<W: Write + Send + 'static> Driver<W> {
                     options.elo,
                     ranges::ELO.start(),
                     ranges::ELO.end(),
+                    self.engine
+                        .eval_file()
+                        .map_or(EMBEDDED_EVAL_FILE.into(), |p| p.display().to_string()),
                 ));
             }
             Dialect::Ucci => {
@@ -649,6 +658,19 @@ impl<W: Write + Send + 'static> Driver<W> {
                 }
                 Ok(())
             }
+            "evalfile" => {
+                let value = value.ok_or("option EvalFile needs a file name or <embedded>")?;
+                let path = (!value.eq_ignore_ascii_case(EMBEDDED_EVAL_FILE))
+                    .then(|| std::path::Path::new(value));
+                self.engine.load_eval_file(path).map_err(engine_error)?;
+                let net = &self.engine.networks().xiangqi;
+                self.say(&format!(
+                    "info string EvalFile: Xiangqi network {:08x} from {}",
+                    net.checksum(),
+                    path.map_or(EMBEDDED_EVAL_FILE.into(), |p| p.display().to_string())
+                ));
+                Ok(())
+            }
             "usemillisec" => {
                 self.millis = parse_check(value).ok_or_else(|| {
                     format!(
@@ -660,7 +682,7 @@ impl<W: Write + Send + 'static> Driver<W> {
             }
             _ => Err(match self.dialect {
                 Dialect::Uci => format!(
-                    "no option '{shown}' (Hash, Clear Hash, Threads, MultiPV, Skill Level, Move Overhead, UCI_Variant, Evaluation, Ponder, UCI_AnalyseMode, UCI_ShowWDL, UCI_LimitStrength, UCI_Elo)"
+                    "no option '{shown}' (Hash, Clear Hash, Threads, MultiPV, Skill Level, Move Overhead, UCI_Variant, Evaluation, Ponder, UCI_AnalyseMode, UCI_ShowWDL, UCI_LimitStrength, UCI_Elo, EvalFile)"
                 ),
                 Dialect::Ucci => format!(
                     "no option '{shown}' (usemillisec, hashsize, threads, multipv, skilllevel, moveoverhead, newgame)"

@@ -204,6 +204,7 @@ fn handshake_names_the_engine_and_every_option() {
         "Ponder",
         "UCI_AnalyseMode",
         "UCI_ShowWDL",
+        "EvalFile",
     ] {
         assert!(
             lines
@@ -1257,4 +1258,68 @@ fn show_wdl_works_in_xiongqi() {
         let (w, d, l) = wdl_of(line).unwrap_or_else(|| panic!("no wdl: {line}"));
         assert_eq!(w + d + l, 1000, "{line}");
     }
+}
+
+/// `EvalFile` loads a network file and says which; a file that cannot be loaded is one
+/// `info string` and the engine keeps its network (and the option its value).
+#[test]
+fn eval_file_loads_a_network_or_keeps_the_one_it_has() {
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("nets")
+        .join(chuhe_engine::eval::xiangqi_net::EMBEDDED_NAME);
+    let checksum = format!(
+        "{:08x}",
+        chuhe_engine::eval::xiangqi_net::XiangqiNet::embedded().checksum()
+    );
+    let s = Session::start(GameKind::Xiangqi);
+    assert!(handshake(&s).contains(&"option name EvalFile type string default <embedded>".into()));
+    s.send(&format!("setoption name EvalFile value {}", file.display()));
+    assert_eq!(
+        s.sync(),
+        [format!(
+            "info string EvalFile: Xiangqi network {checksum} from {}",
+            file.display()
+        )]
+    );
+    s.send("setoption name EvalFile value /no/such/net.nnue");
+    let lines = s.sync();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].starts_with(
+            "info string setoption refused: cannot read the network file /no/such/net.nnue: "
+        ),
+        "{lines:?}"
+    );
+    assert!(
+        lines[0].ends_with("; the option keeps its value"),
+        "{lines:?}"
+    );
+    s.send(&format!(
+        "setoption name EvalFile value {}",
+        env!("CARGO_MANIFEST_DIR")
+    ));
+    let lines = s.sync();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    s.send("setoption name EvalFile");
+    let lines = s.sync();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].contains("needs a file name or <embedded>"),
+        "{lines:?}"
+    );
+    // The file loaded first is still the engine's.
+    let expected = format!(
+        "option name EvalFile type string default {}",
+        file.display()
+    );
+    assert!(handshake(&s).contains(&expected));
+    s.send("position startpos moves h3e3");
+    assert_plays_after_h3e3(&s);
+    s.send("setoption name evalfile value <EMBEDDED>");
+    assert_eq!(
+        s.sync(),
+        [format!(
+            "info string EvalFile: Xiangqi network {checksum} from <embedded>"
+        )]
+    );
 }

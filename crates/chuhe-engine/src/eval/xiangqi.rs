@@ -119,17 +119,22 @@ static PACKED: [i64; PARAMS] = pack_table(&WEIGHTS);
 static OVERRIDE: WeightsOverride = WeightsOverride::new();
 
 /// The evaluation from the side to move's point of view, in centipawns: the weighted terms
-/// plus the network's correction ([`super::xiangqi_net`]).
+/// plus the embedded network's correction ([`super::xiangqi_net`]).
 #[inline]
 pub fn evaluate(pos: &Position) -> i32 {
     evaluate_corrected(pos, super::xiangqi_net::correction(pos))
 }
 
-/// [`evaluate`] with the network's hidden sums kept up to date by the search: the same value,
-/// without walking the pieces through the network again.
+/// [`evaluate`] under `net` with its hidden sums kept up to date by the search: the same
+/// value (under the embedded network), without walking the pieces through the network
+/// again.
 #[inline]
-pub fn evaluate_with_accumulator(pos: &Position, acc: &super::xiangqi_net::Accumulator) -> i32 {
-    evaluate_corrected(pos, acc.correction())
+pub fn evaluate_with_accumulator(
+    pos: &Position,
+    net: &super::xiangqi_net::XiangqiNet,
+    acc: &super::xiangqi_net::Accumulator,
+) -> i32 {
+    evaluate_corrected(pos, acc.correction(net))
 }
 
 /// The weighted terms (compiled or overridden) plus `correction`, from the side to move's

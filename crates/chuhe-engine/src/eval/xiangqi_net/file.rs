@@ -1,0 +1,470 @@
+//! The network file: how a [`XiangqiNet`] is written and read.
+//!
+//! Little-endian throughout:
+//!
+//! | bytes | field |
+//! |---|---|
+//! | 8 | magic `CHUHENET` |
+//! | 4 | format version (u32, [`FORMAT_VERSION`]) |
+//! | 4 | game (u32: 1 = Xiangqi) |
+//! | 4 | inputs (u32: 1260 = 14 pieces × 90 points) |
+//! | 4 | hidden units (u32: 64) |
+//! | 4 | `SCALE`, a hidden unit's full activation (u32) |
+//! | 4 | `OUT_SCALE`, one centipawn in the output weights (u32) |
+//! | 4 | description length in bytes (u32, at most [`MAX_DESCRIPTION`]) |
+//! | n | description (UTF-8: how the network was trained) |
+//! | 2 × inputs × hidden | input weights `W1` (i16), row `piece × 90 + point` |
+//! | 2 × hidden | hidden biases `B1` (i16) |
+//! | 2 × hidden | output weights `W2` (i16) |
+//! | 4 | CRC-32 (IEEE) of every byte before it (u32) |
+//!
+//! `scripts/train_xiangqi_net.py` writes the same layout.
+
+use std::io::Read;
+use std::path::Path;
+
+use super::{Kernel, Row, XiangqiNet, HIDDEN, INPUTS, POINTS};
+
+/// The first 8 bytes of a network file.
+pub const MAGIC: [u8; 8] = *b"CHUHENET";
+/// The format version this engine reads and writes.
+pub const FORMAT_VERSION: u32 = 1;
+/// The game code of Xiangqi in the header.
+pub const GAME_XIANGQI: u32 = 1;
+/// The longest description accepted, in bytes.
+pub const MAX_DESCRIPTION: usize = 64 * 1024;
+/// The fixed header before the description.
+const HEADER_LEN: usize = 8 + 7 * 4;
+/// The largest file worth reading: the header, the longest description, the tables and the
+/// checksum.
+const MAX_FILE_LEN: usize = HEADER_LEN + MAX_DESCRIPTION + 2 * (INPUTS * HIDDEN + 2 * HIDDEN) + 4;
+
+/// Why a network file was refused. Nothing is loaded then.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NetworkError {
+    /// The file could not be read.
+    #[error("cannot read the network file {path}: {reason}")]
+    Unreadable {
+        /// The path as given.
+        path: String,
+        /// The system's reason.
+        reason: String,
+    },
+    /// The file does not start with [`MAGIC`].
+    #[error("not a chuhe network file: it does not start with CHUHENET")]
+    BadMagic,
+    /// A format version this engine does not read.
+    #[error("network file format version {found} is not supported (this engine reads version {FORMAT_VERSION})")]
+    UnsupportedVersion {
+        /// The version in the file.
+        found: u32,
+    },
+    /// A network for another game.
+    #[error("the network file is for game code {found}, not Xiangqi ({GAME_XIANGQI})")]
+    WrongGame {
+        /// The game code in the file.
+        found: u32,
+    },
+    /// A network of another shape than the engine evaluates.
+    #[error("the network has {inputs} inputs and {hidden} hidden units; this engine's Xiangqi network has {INPUTS} and {HIDDEN}")]
+    WrongArchitecture {
+        /// Inputs in the file.
+        inputs: u32,
+        /// Hidden units in the file.
+        hidden: u32,
+    },
+    /// The file ends before the tables its header describes.
+    #[error("the network file is truncated: {found} bytes, its header needs {needed}")]
+    Truncated {
+        /// The file's length.
+        found: usize,
+        /// The length its header describes (or the header's own length).
+        needed: usize,
+    },
+    /// Bytes after the checksum.
+    #[error("the network file has {extra} bytes after its end (expected {expected} bytes in all)")]
+    Oversize {
+        /// Bytes past the end.
+        extra: usize,
+        /// The length its header describes.
+        expected: usize,
+    },
+    /// The content does not match its checksum: the file is damaged.
+    #[error("the network file is damaged: its checksum is {stored:08x}, its content sums to {computed:08x}")]
+    ChecksumMismatch {
+        /// The checksum written in the file.
+        stored: u32,
+        /// The checksum of the content.
+        computed: u32,
+    },
+    /// The description is too long or not UTF-8.
+    #[error("the network's description {0}")]
+    BadDescription(String),
+    /// Scales or weights the integer evaluation cannot use exactly.
+    #[error("the network cannot be evaluated exactly: {0}")]
+    OutOfRange(String),
+}
+
+/// Little-endian reader over a byte slice that has been checked to be long enough.
+struct Cursor<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Cursor<'_> {
+    fn u32(&mut self) -> u32 {
+        let mut b = [0u8; 4];
+        b.copy_from_slice(&self.bytes[self.at..self.at + 4]);
+        self.at += 4;
+        u32::from_le_bytes(b)
+    }
+
+    fn i16(&mut self) -> i16 {
+        let b = [self.bytes[self.at], self.bytes[self.at + 1]];
+        self.at += 2;
+        i16::from_le_bytes(b)
+    }
+
+    fn row(&mut self) -> Row {
+        let mut row = Row::ZERO;
+        for v in &mut row.0 {
+            *v = self.i16();
+        }
+        row
+    }
+}
+
+fn read_u32_at(bytes: &[u8], at: usize) -> u32 {
+    Cursor { bytes, at }.u32()
+}
+
+impl XiangqiNet {
+    /// Reads a network from the bytes of a network file (the layout is in this module's
+    /// documentation). Any damage or mismatch is a typed error, never a panic.
+    ///
+    /// ```
+    /// use chuhe_engine::eval::xiangqi_net::{NetworkError, XiangqiNet};
+    /// let net = XiangqiNet::embedded();
+    /// let mut bytes = net.to_bytes();
+    /// assert_eq!(XiangqiNet::from_bytes(&bytes).unwrap(), *net);
+    /// bytes[100] ^= 1;
+    /// assert!(matches!(
+    ///     XiangqiNet::from_bytes(&bytes),
+    ///     Err(NetworkError::ChecksumMismatch { .. })
+    /// ));
+    /// ```
+    pub fn from_bytes(bytes: &[u8]) -> Result<XiangqiNet, NetworkError> {
+        if bytes.len() < MAGIC.len() {
+            return Err(if MAGIC.starts_with(bytes) {
+                NetworkError::Truncated {
+                    found: bytes.len(),
+                    needed: HEADER_LEN,
+                }
+            } else {
+                NetworkError::BadMagic
+            });
+        }
+        if bytes[..MAGIC.len()] != MAGIC {
+            return Err(NetworkError::BadMagic);
+        }
+        if bytes.len() < HEADER_LEN {
+            return Err(NetworkError::Truncated {
+                found: bytes.len(),
+                needed: HEADER_LEN,
+            });
+        }
+        let mut header = Cursor {
+            bytes,
+            at: MAGIC.len(),
+        };
+        let version = header.u32();
+        if version != FORMAT_VERSION {
+            return Err(NetworkError::UnsupportedVersion { found: version });
+        }
+        let game = header.u32();
+        if game != GAME_XIANGQI {
+            return Err(NetworkError::WrongGame { found: game });
+        }
+        let (inputs, hidden) = (header.u32(), header.u32());
+        if inputs as usize != INPUTS || hidden as usize != HIDDEN {
+            return Err(NetworkError::WrongArchitecture { inputs, hidden });
+        }
+        let (scale, out_scale) = (header.u32(), header.u32());
+        let description_len = header.u32() as usize;
+        if description_len > MAX_DESCRIPTION {
+            return Err(NetworkError::BadDescription(format!(
+                "is {description_len} bytes long, more than the {MAX_DESCRIPTION} allowed"
+            )));
+        }
+        let tables_at = HEADER_LEN + description_len;
+        let checksum_at = tables_at + 2 * (INPUTS * HIDDEN + 2 * HIDDEN);
+        let expected = checksum_at + 4;
+        if bytes.len() < expected {
+            return Err(NetworkError::Truncated {
+                found: bytes.len(),
+                needed: expected,
+            });
+        }
+        if bytes.len() > expected {
+            return Err(NetworkError::Oversize {
+                extra: bytes.len() - expected,
+                expected,
+            });
+        }
+        let stored = read_u32_at(bytes, checksum_at);
+        let computed = crc32fast::hash(&bytes[..checksum_at]);
+        if stored != computed {
+            return Err(NetworkError::ChecksumMismatch { stored, computed });
+        }
+        let description = std::str::from_utf8(&bytes[HEADER_LEN..tables_at])
+            .map_err(|e| NetworkError::BadDescription(format!("is not UTF-8: {e}")))?
+            .to_owned();
+        let mut tables = Cursor {
+            bytes,
+            at: tables_at,
+        };
+        let w1: Vec<Row> = (0..INPUTS).map(|_| tables.row()).collect();
+        let b1 = tables.row();
+        let w2 = tables.row();
+        let (scale, divisor) = check_ranges(scale, out_scale, &w1, &b1, &w2)?;
+        Ok(XiangqiNet {
+            w1,
+            b1,
+            w2,
+            scale,
+            out_scale: out_scale as i32,
+            divisor,
+            description,
+            checksum: stored,
+            kernel: Kernel::detect(),
+        })
+    }
+
+    /// Reads a network file from `path` ([`XiangqiNet::from_bytes`]).
+    pub fn load(path: &Path) -> Result<XiangqiNet, NetworkError> {
+        let unreadable = |reason: String| NetworkError::Unreadable {
+            path: path.display().to_string(),
+            reason,
+        };
+        let file = std::fs::File::open(path).map_err(|e| unreadable(e.to_string()))?;
+        // Never more than a network can hold, plus one byte to tell an oversize file.
+        let mut bytes = Vec::new();
+        file.take(MAX_FILE_LEN as u64 + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| unreadable(e.to_string()))?;
+        XiangqiNet::from_bytes(&bytes)
+    }
+
+    /// The network as the bytes of a network file: what [`XiangqiNet::from_bytes`] reads.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(MAX_FILE_LEN.min(HEADER_LEN + 200_000));
+        out.extend_from_slice(&MAGIC);
+        let description = self.description.as_bytes();
+        for field in [
+            FORMAT_VERSION,
+            GAME_XIANGQI,
+            INPUTS as u32,
+            HIDDEN as u32,
+            self.scale as u32,
+            self.out_scale as u32,
+            description.len() as u32,
+        ] {
+            out.extend_from_slice(&field.to_le_bytes());
+        }
+        out.extend_from_slice(description);
+        for row in self.w1.iter().chain([&self.b1, &self.w2]) {
+            for v in row.0 {
+                out.extend_from_slice(&v.to_le_bytes());
+            }
+        }
+        let checksum = crc32fast::hash(&out);
+        out.extend_from_slice(&checksum.to_le_bytes());
+        out
+    }
+}
+
+/// Checks that the integer evaluation is exact for these tables and returns the hidden
+/// scale and the output divisor (`SCALE × OUT_SCALE`):
+///
+/// - every hidden sum fits an i16 lane whatever the placement: the bias plus, for each
+///   point, the largest weight any piece has there (one piece per point) stays within
+///   ±32767 — the same bound holds seen from Black, who sees the same points;
+/// - the output sum fits an i32: `hidden × SCALE × max |W2|` < 2³¹.
+fn check_ranges(
+    scale: u32,
+    out_scale: u32,
+    w1: &[Row],
+    b1: &Row,
+    w2: &Row,
+) -> Result<(i16, i32), NetworkError> {
+    let scale_i16 = i16::try_from(scale)
+        .ok()
+        .filter(|&s| s > 0)
+        .ok_or_else(|| {
+            NetworkError::OutOfRange(format!("SCALE {scale} is not within 1..=32767"))
+        })?;
+    let divisor = i64::from(scale) * i64::from(out_scale);
+    if out_scale == 0 || divisor > i64::from(i32::MAX) {
+        return Err(NetworkError::OutOfRange(format!(
+            "OUT_SCALE {out_scale} is 0 or SCALE × OUT_SCALE exceeds 2^31"
+        )));
+    }
+    for h in 0..HIDDEN {
+        let mut bound = i64::from(b1.0[h]).abs();
+        for point in 0..POINTS {
+            bound += (0..INPUTS / POINTS)
+                .map(|piece| i64::from(w1[piece * POINTS + point].0[h]).abs())
+                .max()
+                .unwrap_or(0);
+        }
+        if bound > i64::from(i16::MAX) {
+            return Err(NetworkError::OutOfRange(format!(
+                "hidden unit {h} could reach {bound}, beyond the 16-bit sums (32767)"
+            )));
+        }
+    }
+    let w2_max = w2.0.iter().map(|&w| i64::from(w).abs()).max().unwrap_or(0);
+    let output_bound = HIDDEN as i64 * i64::from(scale) * w2_max;
+    if output_bound >= 1 << 31 {
+        return Err(NetworkError::OutOfRange(format!(
+            "the output sum could reach {output_bound}, beyond 32 bits"
+        )));
+    }
+    Ok((scale_i16, divisor as i32))
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::super::EMBEDDED_FILE;
+    use super::*;
+
+    /// The embedded file with `edit` applied to its bytes and the checksum written again,
+    /// so that only the edit is wrong.
+    fn edited(edit: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
+        let mut bytes = EMBEDDED_FILE.to_vec();
+        bytes.truncate(bytes.len() - 4);
+        edit(&mut bytes);
+        let checksum = crc32fast::hash(&bytes);
+        bytes.extend_from_slice(&checksum.to_le_bytes());
+        bytes
+    }
+
+    fn set_u32(bytes: &mut [u8], at: usize, value: u32) {
+        bytes[at..at + 4].copy_from_slice(&value.to_le_bytes());
+    }
+
+    #[test]
+    fn the_embedded_file_reads_and_writes_back_the_same_bytes() {
+        let net = XiangqiNet::from_bytes(EMBEDDED_FILE).unwrap();
+        assert_eq!(net.to_bytes(), EMBEDDED_FILE);
+        assert!(net.description().contains("hidden units"));
+        assert_eq!((net.scale(), net.out_scale()), (512, 16));
+    }
+
+    #[test]
+    fn each_fault_has_its_own_error() {
+        let read = |bytes: &[u8]| XiangqiNet::from_bytes(bytes).unwrap_err();
+        assert_eq!(read(b"PK\x03\x04 a zip file"), NetworkError::BadMagic);
+        assert_eq!(
+            read(b""),
+            NetworkError::Truncated {
+                found: 0,
+                needed: HEADER_LEN
+            }
+        );
+        assert!(matches!(
+            read(&EMBEDDED_FILE[..20]),
+            NetworkError::Truncated { .. }
+        ));
+        let version = edited(|b| set_u32(b, 8, 2));
+        assert_eq!(
+            read(&version),
+            NetworkError::UnsupportedVersion { found: 2 }
+        );
+        let game = edited(|b| set_u32(b, 12, 7));
+        assert_eq!(read(&game), NetworkError::WrongGame { found: 7 });
+        let hidden = edited(|b| set_u32(b, 20, 128));
+        assert_eq!(
+            read(&hidden),
+            NetworkError::WrongArchitecture {
+                inputs: 1260,
+                hidden: 128
+            }
+        );
+        let long = edited(|b| set_u32(b, 32, MAX_DESCRIPTION as u32 + 1));
+        assert!(matches!(read(&long), NetworkError::BadDescription(_)));
+        let cut = &EMBEDDED_FILE[..EMBEDDED_FILE.len() - 1];
+        assert!(matches!(read(cut), NetworkError::Truncated { .. }));
+        let mut longer = EMBEDDED_FILE.to_vec();
+        longer.push(0);
+        assert!(matches!(
+            read(&longer),
+            NetworkError::Oversize { extra: 1, .. }
+        ));
+        let mut flipped = EMBEDDED_FILE.to_vec();
+        flipped[HEADER_LEN + 5000] ^= 0x10;
+        assert!(matches!(
+            read(&flipped),
+            NetworkError::ChecksumMismatch { .. }
+        ));
+        // A first input weight so large that the 16-bit sums could overflow.
+        let at = HEADER_LEN + read_u32_at(EMBEDDED_FILE, 32) as usize;
+        let big = edited(|b| b[at..at + 2].copy_from_slice(&30_000i16.to_le_bytes()));
+        let message = read(&big).to_string();
+        assert!(message.contains("hidden unit 0 could reach"), "{message}");
+        let scale = edited(|b| set_u32(b, 24, 0));
+        assert!(matches!(read(&scale), NetworkError::OutOfRange(_)));
+    }
+
+    #[test]
+    fn an_unreadable_file_names_its_path() {
+        let e = XiangqiNet::load(Path::new("/no/such/dir/net.nnue")).unwrap_err();
+        assert!(matches!(e, NetworkError::Unreadable { .. }));
+        assert!(e.to_string().contains("/no/such/dir/net.nnue"), "{e}");
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn random_bytes_are_refused_without_panic(
+            bytes in proptest::collection::vec(any::<u8>(), 0..600),
+            keep_magic in any::<bool>(),
+        ) {
+            let mut bytes = bytes;
+            if keep_magic && bytes.len() >= HEADER_LEN {
+                bytes[..HEADER_LEN].copy_from_slice(&EMBEDDED_FILE[..HEADER_LEN]);
+            }
+            prop_assert!(XiangqiNet::from_bytes(&bytes).is_err());
+        }
+
+        #[test]
+        fn a_cut_file_is_truncated(len in 0..EMBEDDED_FILE.len()) {
+            let is_truncated = matches!(
+                XiangqiNet::from_bytes(&EMBEDDED_FILE[..len]),
+                Err(NetworkError::Truncated { .. })
+            );
+            prop_assert!(is_truncated);
+        }
+
+        #[test]
+        fn a_flipped_bit_is_refused(at in 0..EMBEDDED_FILE.len(), bit in 0u8..8) {
+            let mut bytes = EMBEDDED_FILE.to_vec();
+            bytes[at] ^= 1 << bit;
+            prop_assert!(XiangqiNet::from_bytes(&bytes).is_err());
+        }
+
+        #[test]
+        fn bytes_after_the_end_are_refused(extra in proptest::collection::vec(any::<u8>(), 1..64)) {
+            let mut bytes = EMBEDDED_FILE.to_vec();
+            bytes.extend_from_slice(&extra);
+            let is_oversize = matches!(
+                XiangqiNet::from_bytes(&bytes),
+                Err(NetworkError::Oversize { .. })
+            );
+            prop_assert!(is_oversize);
+        }
+    }
+}
