@@ -17,7 +17,8 @@
 //! of a win, a draw and a loss for the side to move, from the model of [`crate::wdl`];
 //! `EvalFile`, the Xiangqi network file the evaluation reads, `<embedded>` for the one
 //! compiled in — a file that cannot be loaded is refused in an `info string` and the engine
-//! keeps its network, see [`crate::eval::xiangqi_net`]),
+//! keeps its network, see [`crate::eval::xiangqi_net`]; the value is the rest of the line as
+//! sent, so runs of spaces in a file name survive),
 //! `position startpos|fen TEXT
 //! [moves …]` (`TEXT` is everything between `fen` and `moves`: a FEEN, which holds spaces,
 //! or a Xiangqi FEN), `go` with `wtime btime winc binc movestogo movetime nodes depth mate
@@ -32,7 +33,8 @@
 //! # UCCI
 //!
 //! The command `ucci` switches the session to UCCI, for Xiangqi GUIs: `ucciok`, options as
-//! UCCI writes them (`setoption NAME VALUE`; the UCI form is accepted too), moves in ICCS
+//! UCCI writes them (`setoption NAME VALUE`, `evalfile` among them; the UCI form is
+//! accepted too), moves in ICCS
 //! (ranks 0–9: `h2e2`), `go [ponder|draw] time T [increment I | movestogo M] [opptime T2
 //! [oppincrement I2 | oppmovestogo M2]]`, `go depth D`, `go nodes N`, `go infinite`,
 //! `banmoves …`, `nobestmove` when there is no move, `quit` → `bye`. Scores are plain
@@ -427,7 +429,7 @@ impl<W: Write + Send + 'static> Driver<W> {
             "ucci" => self.hello(Dialect::Ucci),
             "isready" => self.say("readyok"),
             "ucinewgame" => self.new_game(),
-            "setoption" => self.set_option(args),
+            "setoption" => self.set_option(after_first_word(line)),
             "position" => self.set_position(args),
             "banmoves" => self.ban_moves(args),
             "go" => self.go(args),
@@ -443,6 +445,13 @@ impl<W: Write + Send + 'static> Driver<W> {
             )),
         }
         ControlFlow::Continue(())
+    }
+
+    /// The `EvalFile` option's value as the handshake shows it.
+    fn eval_file_shown(&self) -> String {
+        self.engine
+            .eval_file()
+            .map_or(EMBEDDED_EVAL_FILE.into(), |p| p.display().to_string())
     }
 
     fn hello(&mut self, dialect: Dialect) {
@@ -498,9 +507,7 @@ impl<W: Write + Send + 'static> Driver<W> {
                     options.elo,
                     ranges::ELO.start(),
                     ranges::ELO.end(),
-                    self.engine
-                        .eval_file()
-                        .map_or(EMBEDDED_EVAL_FILE.into(), |p| p.display().to_string()),
+                    self.eval_file_shown(),
                 ));
             }
             Dialect::Ucci => {
@@ -512,6 +519,7 @@ impl<W: Write + Send + 'static> Driver<W> {
                      option skilllevel type spin min 0 max {MAX_LEVEL} default {}\n\
                      option moveoverhead type spin min {} max {} default {}\n\
                      option newgame type button\n\
+                     option evalfile type string default {}\n\
                      ucciok",
                     self.millis,
                     ranges::HASH_MB.start(),
@@ -527,6 +535,7 @@ impl<W: Write + Send + 'static> Driver<W> {
                     ranges::MOVE_OVERHEAD_MS.start(),
                     ranges::MOVE_OVERHEAD_MS.end(),
                     options.move_overhead.as_millis(),
+                    self.eval_file_shown(),
                 ));
             }
         }
@@ -558,8 +567,9 @@ impl<W: Write + Send + 'static> Driver<W> {
 
     // ----- options -----------------------------------------------------------------------
 
-    fn set_option(&mut self, args: &[&str]) {
-        let (name, value) = match parse_setoption(args) {
+    /// `raw`: the line after `setoption`, spacing kept (a file name's runs of spaces).
+    fn set_option(&mut self, raw: &str) {
+        let (name, value) = match parse_setoption(raw) {
             Ok(parsed) => parsed,
             Err(message) => {
                 self.complain(&format!("setoption refused: {message}"));
@@ -685,7 +695,7 @@ impl<W: Write + Send + 'static> Driver<W> {
                     "no option '{shown}' (Hash, Clear Hash, Threads, MultiPV, Skill Level, Move Overhead, UCI_Variant, Evaluation, Ponder, UCI_AnalyseMode, UCI_ShowWDL, UCI_LimitStrength, UCI_Elo, EvalFile)"
                 ),
                 Dialect::Ucci => format!(
-                    "no option '{shown}' (usemillisec, hashsize, threads, multipv, skilllevel, moveoverhead, newgame)"
+                    "no option '{shown}' (usemillisec, hashsize, threads, multipv, skilllevel, moveoverhead, newgame, evalfile)"
                 ),
             }),
         }
@@ -1060,28 +1070,61 @@ impl<W: Write + Send + 'static> Driver<W> {
 
 // ----- parsing ---------------------------------------------------------------------------
 
-/// `setoption name N [value V]` (UCI), or `setoption N [V]` (UCCI): the name and the value.
-fn parse_setoption(args: &[&str]) -> Result<(String, Option<String>), String> {
-    match args.split_first() {
+/// `line` without its first word and the spaces after it.
+fn after_first_word(line: &str) -> &str {
+    let line = line.trim_start();
+    let end = line.find(char::is_whitespace).unwrap_or(line.len());
+    line[end..].trim_start()
+}
+
+/// The words of `text` with the byte offset where each starts.
+fn words_at(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.split_whitespace()
+        .map(move |w| (w.as_ptr() as usize - text.as_ptr() as usize, w))
+}
+
+/// `setoption name N [value V]` (UCI), or `setoption N [V]` (UCCI), given the text after
+/// `setoption`: the name (its words joined by one space) and the value, which is the rest
+/// of the line as sent, inner spacing kept, so that a file name with runs of spaces
+/// survives.
+///
+/// ```text
+/// name EvalFile value /nets/my  net.nnue  ->  ("EvalFile", Some("/nets/my  net.nnue"))
+/// ```
+fn parse_setoption(raw: &str) -> Result<(String, Option<String>), String> {
+    let raw = raw.trim_end();
+    let mut words = words_at(raw);
+    let value_from = |start: usize| Some(raw[start..].to_string());
+    match words.next() {
         None => Err("setoption needs an option name".into()),
-        Some((first, rest)) if first.eq_ignore_ascii_case("name") => {
-            let split = rest.iter().position(|w| w.eq_ignore_ascii_case("value"));
-            let (name, value) = match split {
-                Some(i) => (&rest[..i], Some(&rest[i + 1..])),
-                None => (rest, None),
-            };
+        Some((_, first)) if first.eq_ignore_ascii_case("name") => {
+            let mut name: Vec<&str> = Vec::new();
+            let mut saw_value = false;
+            let mut value = None;
+            for (at, word) in words.by_ref() {
+                if saw_value {
+                    value = value_from(at);
+                    break;
+                }
+                if word.eq_ignore_ascii_case("value") {
+                    saw_value = true;
+                } else {
+                    name.push(word);
+                }
+            }
             if name.is_empty() {
                 return Err("setoption name needs an option name".into());
             }
-            let value = match value {
-                Some([]) => return Err(format!("option {} has an empty value", name.join(" "))),
-                Some(v) => Some(v.join(" ")),
-                None => None,
-            };
+            if saw_value && value.is_none() {
+                return Err(format!("option {} has an empty value", name.join(" ")));
+            }
             Ok((name.join(" "), value))
         }
         // UCCI: the name is one word, the value the rest.
-        Some((name, rest)) => Ok((name.to_string(), (!rest.is_empty()).then(|| rest.join(" ")))),
+        Some((_, name)) => Ok((
+            name.to_string(),
+            words.next().and_then(|(at, _)| value_from(at)),
+        )),
     }
 }
 
@@ -1358,21 +1401,41 @@ mod tests {
 
     #[test]
     fn setoption_names_may_have_spaces() {
-        let args: Vec<&str> = "name Skill Level value 3".split_whitespace().collect();
         assert_eq!(
-            parse_setoption(&args).unwrap(),
+            parse_setoption("name Skill Level value 3").unwrap(),
             ("Skill Level".into(), Some("3".into()))
         );
         assert_eq!(
-            parse_setoption(&["name", "Clear", "Hash"]).unwrap(),
+            parse_setoption("name  Clear   Hash ").unwrap(),
             ("Clear Hash".into(), None)
         );
         assert_eq!(
-            parse_setoption(&["usemillisec", "true"]).unwrap(),
+            parse_setoption("usemillisec true").unwrap(),
             ("usemillisec".into(), Some("true".into()))
         );
-        assert!(parse_setoption(&["name", "Hash", "value"]).is_err());
-        assert!(parse_setoption(&[]).is_err());
+        assert!(parse_setoption("name Hash value").is_err());
+        assert!(parse_setoption("name Hash value   ").is_err());
+        assert!(parse_setoption("").is_err());
+        assert!(parse_setoption("name value 3").is_err());
+    }
+
+    #[test]
+    fn setoption_values_keep_their_spacing() {
+        assert_eq!(
+            parse_setoption("name EvalFile value /nets/my  net\tv2.nnue \r").unwrap(),
+            ("EvalFile".into(), Some("/nets/my  net\tv2.nnue".into()))
+        );
+        // The first `value` separates; later ones belong to the value.
+        assert_eq!(
+            parse_setoption("name EvalFile value a value  b").unwrap(),
+            ("EvalFile".into(), Some("a value  b".into()))
+        );
+        assert_eq!(
+            parse_setoption("evalfile /nets/two  spaces.nnue").unwrap(),
+            ("evalfile".into(), Some("/nets/two  spaces.nnue".into()))
+        );
+        assert_eq!(after_first_word("  setoption  name X"), "name X");
+        assert_eq!(after_first_word("setoption"), "");
     }
 
     #[test]

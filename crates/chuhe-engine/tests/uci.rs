@@ -1323,3 +1323,46 @@ fn eval_file_loads_a_network_or_keeps_the_one_it_has() {
         )]
     );
 }
+
+/// A network file whose path holds runs of spaces loads under UCI and under UCCI: the
+/// option's value is the rest of the line as the GUI sent it.
+#[test]
+fn eval_file_paths_keep_their_spaces_under_uci_and_ucci() {
+    let source = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("nets")
+        .join(chuhe_engine::eval::xiangqi_net::EMBEDDED_NAME);
+    let dir = std::env::temp_dir().join(format!("chuhe nets  {}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("my  net.nnue");
+    std::fs::copy(&source, &file).unwrap();
+    let checksum = format!(
+        "{:08x}",
+        chuhe_engine::eval::xiangqi_net::XiangqiNet::embedded().checksum()
+    );
+    let loaded = format!(
+        "info string EvalFile: Xiangqi network {checksum} from {}",
+        file.display()
+    );
+
+    let s = Session::start(GameKind::Xiangqi);
+    s.send(&format!(
+        "setoption name EvalFile value {}  ",
+        file.display()
+    ));
+    assert_eq!(s.sync(), std::slice::from_ref(&loaded));
+
+    let s = Session::start(GameKind::Xiangqi);
+    s.send("ucci");
+    let lines = s.until(|l| l == "ucciok");
+    assert!(
+        lines.contains(&"option evalfile type string default <embedded>".to_string()),
+        "{lines:?}"
+    );
+    s.send(&format!("setoption evalfile {}", file.display()));
+    assert_eq!(s.sync(), [loaded]);
+    s.send("ucci");
+    let lines = s.until(|l| l == "ucciok");
+    let expected = format!("option evalfile type string default {}", file.display());
+    assert!(lines.contains(&expected), "{lines:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -21,7 +21,7 @@ use super::{
 };
 
 layout! {
-    /// Material by [`material_slot`]: advisor, elephant, horse, chariot, cannon, soldier
+    /// Material by material slot: advisor, elephant, horse, chariot, cannon, soldier
     /// before the river, soldier across it (the general has none).
     MATERIAL[7; 7],
     /// The general's piece-square table: [`pst_index`] (relative rank × 5 + folded file).
@@ -62,7 +62,7 @@ layout! {
     CHARIOT_FILE[2; 2],
     /// Pairs of crossed soldiers side by side.
     SOLDIER_CONNECTED[1; 1],
-    /// Pieces attacked and not defended, by [`material_slot`] (a soldier either side of the
+    /// Pieces attacked and not defended, by material slot (a soldier either side of the
     /// river counts as one slot, 5): first the side to move's, then the other side's.
     HANGING[12; 6],
     /// Horses, chariots and cannons attacked by a cheaper piece (a chariot by anything but

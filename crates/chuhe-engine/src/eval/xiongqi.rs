@@ -22,7 +22,7 @@ use super::{
 };
 
 layout! {
-    /// Material by [`material_slot`]: advisor, bear, chariot, cannon, horse, empress,
+    /// Material by material slot: advisor, bear, chariot, cannon, horse, empress,
     /// soldier before the river, soldier across it (terminal pieces have none).
     MATERIAL[8; 8],
     /// The general's piece-square table: [`pst_index`] (relative rank × 4 + folded file).
@@ -84,7 +84,7 @@ layout! {
     SOLDIER_CONNECTED[1; 1],
     /// Soldiers defended by a soldier.
     SOLDIER_PROTECTED[1; 1],
-    /// Pieces attacked and not defended, by [`material_slot`]: the side to move's, then the
+    /// Pieces attacked and not defended, by material slot: the side to move's, then the
     /// other side's.
     HANGING[16; 8],
     /// Empresses, chariots and minor pieces (bear, cannon, horse) attacked by a cheaper
