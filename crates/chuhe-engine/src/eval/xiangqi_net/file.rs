@@ -5,15 +5,16 @@
 //! | bytes | field |
 //! |---|---|
 //! | 8 | magic `CHUHENET` |
-//! | 4 | format version (u32, [`FORMAT_VERSION`]) |
+//! | 4 | format version (u32: 1, or 2 with general-placement buckets) |
 //! | 4 | game (u32: 1 = Xiangqi) |
-//! | 4 | inputs (u32: 1260 = 14 pieces × 90 points) |
+//! | 4 | inputs (u32: 1260 = 14 pieces × 90 points; per bucket in format 2) |
 //! | 4 | hidden units (u32: 64) |
+//! | 4 | format 2 only: buckets (u32: 9, [`PALACE_BUCKETS`]) |
 //! | 4 | `SCALE`, a hidden unit's full activation (u32) |
 //! | 4 | `OUT_SCALE`, one centipawn in the output weights (u32) |
 //! | 4 | description length in bytes (u32, at most [`MAX_DESCRIPTION`]) |
 //! | n | description (UTF-8: how the network was trained) |
-//! | 2 × inputs × hidden | input weights `W1` (i16), row `piece × 90 + point` |
+//! | 2 × buckets × inputs × hidden | input weights `W1` (i16), row `bucket × 1260 + piece × 90 + point` (bucket 0 only in format 1) |
 //! | 2 × hidden | hidden biases `B1` (i16) |
 //! | 2 × hidden | output weights `W2` (i16) |
 //! | 4 | CRC-32 (IEEE) of every byte before it (u32) |
@@ -23,21 +24,25 @@
 use std::io::Read;
 use std::path::Path;
 
-use super::{Kernel, Row, XiangqiNet, HIDDEN, INPUTS, POINTS};
+use super::{Kernel, Row, XiangqiNet, HIDDEN, INPUTS, PALACE_BUCKETS, POINTS};
 
 /// The first 8 bytes of a network file.
 pub const MAGIC: [u8; 8] = *b"CHUHENET";
-/// The format version this engine reads and writes.
-pub const FORMAT_VERSION: u32 = 1;
+/// The newest format version this engine reads and writes (it reads 1 too, and writes 1 for
+/// a network without buckets).
+pub const FORMAT_VERSION: u32 = 2;
 /// The game code of Xiangqi in the header.
 pub const GAME_XIANGQI: u32 = 1;
 /// The longest description accepted, in bytes.
 pub const MAX_DESCRIPTION: usize = 64 * 1024;
-/// The fixed header before the description.
+/// The fixed header before the description, format 1.
 const HEADER_LEN: usize = 8 + 7 * 4;
+/// The fixed header before the description, format 2 (the bucket count added).
+const HEADER_LEN_V2: usize = HEADER_LEN + 4;
 /// The largest file worth reading: the header, the longest description, the tables and the
 /// checksum.
-const MAX_FILE_LEN: usize = HEADER_LEN + MAX_DESCRIPTION + 2 * (INPUTS * HIDDEN + 2 * HIDDEN) + 4;
+const MAX_FILE_LEN: usize =
+    HEADER_LEN_V2 + MAX_DESCRIPTION + 2 * (PALACE_BUCKETS * INPUTS * HIDDEN + 2 * HIDDEN) + 4;
 
 /// Why a network file was refused. Nothing is loaded then.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -54,7 +59,7 @@ pub enum NetworkError {
     #[error("not a chuhe network file: it does not start with CHUHENET")]
     BadMagic,
     /// A format version this engine does not read.
-    #[error("network file format version {found} is not supported (this engine reads version {FORMAT_VERSION})")]
+    #[error("network file format version {found} is not supported (this engine reads versions 1 and {FORMAT_VERSION})")]
     UnsupportedVersion {
         /// The version in the file.
         found: u32,
@@ -72,6 +77,12 @@ pub enum NetworkError {
         inputs: u32,
         /// Hidden units in the file.
         hidden: u32,
+    },
+    /// A format-2 network with another number of buckets than the palace's points.
+    #[error("the network has {found} input buckets; this engine's format-2 Xiangqi network has {PALACE_BUCKETS}, one per point of the palace")]
+    WrongBuckets {
+        /// Buckets in the file.
+        found: u32,
     },
     /// The file ends before the tables its header describes.
     #[error("the network file is truncated: {found} bytes, its header needs {needed}")]
@@ -178,8 +189,16 @@ impl XiangqiNet {
             at: MAGIC.len(),
         };
         let version = header.u32();
-        if version != FORMAT_VERSION {
-            return Err(NetworkError::UnsupportedVersion { found: version });
+        let header_len = match version {
+            1 => HEADER_LEN,
+            2 => HEADER_LEN_V2,
+            _ => return Err(NetworkError::UnsupportedVersion { found: version }),
+        };
+        if bytes.len() < header_len {
+            return Err(NetworkError::Truncated {
+                found: bytes.len(),
+                needed: header_len,
+            });
         }
         let game = header.u32();
         if game != GAME_XIANGQI {
@@ -189,6 +208,15 @@ impl XiangqiNet {
         if inputs as usize != INPUTS || hidden as usize != HIDDEN {
             return Err(NetworkError::WrongArchitecture { inputs, hidden });
         }
+        let buckets = if version == 2 {
+            let found = header.u32();
+            if found as usize != PALACE_BUCKETS {
+                return Err(NetworkError::WrongBuckets { found });
+            }
+            PALACE_BUCKETS
+        } else {
+            1
+        };
         let (scale, out_scale) = (header.u32(), header.u32());
         let description_len = header.u32() as usize;
         if description_len > MAX_DESCRIPTION {
@@ -196,8 +224,8 @@ impl XiangqiNet {
                 "is {description_len} bytes long, more than the {MAX_DESCRIPTION} allowed"
             )));
         }
-        let tables_at = HEADER_LEN + description_len;
-        let checksum_at = tables_at + 2 * (INPUTS * HIDDEN + 2 * HIDDEN);
+        let tables_at = header_len + description_len;
+        let checksum_at = tables_at + 2 * (buckets * INPUTS * HIDDEN + 2 * HIDDEN);
         let expected = checksum_at + 4;
         if bytes.len() < expected {
             return Err(NetworkError::Truncated {
@@ -216,19 +244,20 @@ impl XiangqiNet {
         if stored != computed {
             return Err(NetworkError::ChecksumMismatch { stored, computed });
         }
-        let description = std::str::from_utf8(&bytes[HEADER_LEN..tables_at])
+        let description = std::str::from_utf8(&bytes[header_len..tables_at])
             .map_err(|e| NetworkError::BadDescription(format!("is not UTF-8: {e}")))?
             .to_owned();
         let mut tables = Cursor {
             bytes,
             at: tables_at,
         };
-        let w1: Vec<Row> = (0..INPUTS).map(|_| tables.row()).collect();
+        let w1: Vec<Row> = (0..buckets * INPUTS).map(|_| tables.row()).collect();
         let b1 = tables.row();
         let w2 = tables.row();
         let (scale, divisor) = check_ranges(scale, out_scale, &w1, &b1, &w2)?;
         Ok(XiangqiNet {
             w1,
+            buckets,
             b1,
             w2,
             scale,
@@ -260,15 +289,21 @@ impl XiangqiNet {
         let mut out = Vec::with_capacity(MAX_FILE_LEN.min(HEADER_LEN + 200_000));
         out.extend_from_slice(&MAGIC);
         let description = self.description.as_bytes();
-        for field in [
-            FORMAT_VERSION,
+        let mut fields = vec![
+            if self.buckets == 1 { 1 } else { 2 },
             GAME_XIANGQI,
             INPUTS as u32,
             HIDDEN as u32,
+        ];
+        if self.buckets > 1 {
+            fields.push(self.buckets as u32);
+        }
+        fields.extend([
             self.scale as u32,
             self.out_scale as u32,
             description.len() as u32,
-        ] {
+        ]);
+        for field in fields {
             out.extend_from_slice(&field.to_le_bytes());
         }
         out.extend_from_slice(description);
@@ -288,7 +323,8 @@ impl XiangqiNet {
 ///
 /// - every hidden sum fits an i16 lane whatever the placement: the bias plus, for each
 ///   point, the largest weight any piece has there (one piece per point) stays within
-///   ±32767 — the same bound holds seen from Black, who sees the same points;
+///   ±32767 in every bucket's table — the same bound holds seen from Black, who sees the
+///   same points;
 /// - the output sum fits an i32: `hidden × SCALE × max |W2|` < 2³¹.
 fn check_ranges(
     scale: u32,
@@ -309,18 +345,25 @@ fn check_ranges(
             "OUT_SCALE {out_scale} is 0 or SCALE × OUT_SCALE exceeds 2^31"
         )));
     }
-    for h in 0..HIDDEN {
-        let mut bound = i64::from(b1.0[h]).abs();
-        for point in 0..POINTS {
-            bound += (0..INPUTS / POINTS)
-                .map(|piece| i64::from(w1[piece * POINTS + point].0[h]).abs())
-                .max()
-                .unwrap_or(0);
-        }
-        if bound > i64::from(i16::MAX) {
-            return Err(NetworkError::OutOfRange(format!(
-                "hidden unit {h} could reach {bound}, beyond the 16-bit sums (32767)"
-            )));
+    for (bucket, table) in w1.chunks(INPUTS).enumerate() {
+        for h in 0..HIDDEN {
+            let mut bound = i64::from(b1.0[h]).abs();
+            for point in 0..POINTS {
+                bound += (0..INPUTS / POINTS)
+                    .map(|piece| i64::from(table[piece * POINTS + point].0[h]).abs())
+                    .max()
+                    .unwrap_or(0);
+            }
+            if bound > i64::from(i16::MAX) {
+                let in_bucket = if w1.len() > INPUTS {
+                    format!(" in bucket {bucket}")
+                } else {
+                    String::new()
+                };
+                return Err(NetworkError::OutOfRange(format!(
+                    "hidden unit {h}{in_bucket} could reach {bound}, beyond the 16-bit sums (32767)"
+                )));
+            }
         }
     }
     let w2_max = w2.0.iter().map(|&w| i64::from(w).abs()).max().unwrap_or(0);
@@ -378,10 +421,10 @@ mod tests {
             read(&EMBEDDED_FILE[..20]),
             NetworkError::Truncated { .. }
         ));
-        let version = edited(|b| set_u32(b, 8, 2));
+        let version = edited(|b| set_u32(b, 8, 3));
         assert_eq!(
             read(&version),
-            NetworkError::UnsupportedVersion { found: 2 }
+            NetworkError::UnsupportedVersion { found: 3 }
         );
         let game = edited(|b| set_u32(b, 12, 7));
         assert_eq!(read(&game), NetworkError::WrongGame { found: 7 });
@@ -416,6 +459,46 @@ mod tests {
         assert!(message.contains("hidden unit 0 could reach"), "{message}");
         let scale = edited(|b| set_u32(b, 24, 0));
         assert!(matches!(read(&scale), NetworkError::OutOfRange(_)));
+    }
+
+    /// Format 2: the header carries the bucket count, the tables one input table per
+    /// bucket, and the file reads back to the same network and the same bytes.
+    #[test]
+    fn a_bucketed_network_is_written_in_format_2() {
+        let net = super::super::tests::bucketed();
+        let bytes = net.to_bytes();
+        assert_eq!(read_u32_at(&bytes, 8), 2, "format version");
+        assert_eq!(read_u32_at(&bytes, 24), PALACE_BUCKETS as u32, "buckets");
+        let description = read_u32_at(&bytes, 36) as usize;
+        assert_eq!(
+            bytes.len(),
+            HEADER_LEN_V2 + description + 2 * (PALACE_BUCKETS * INPUTS * HIDDEN + 2 * HIDDEN) + 4
+        );
+        let read = XiangqiNet::from_bytes(&bytes).unwrap();
+        assert_eq!(read, net);
+        assert_eq!(read.buckets(), PALACE_BUCKETS);
+        assert_eq!(read.to_bytes(), bytes);
+        assert_eq!(XiangqiNet::embedded().buckets(), 1);
+
+        let mut wrong = bytes[..bytes.len() - 4].to_vec();
+        wrong[24..28].copy_from_slice(&4u32.to_le_bytes());
+        let checksum = crc32fast::hash(&wrong);
+        wrong.extend_from_slice(&checksum.to_le_bytes());
+        assert_eq!(
+            XiangqiNet::from_bytes(&wrong).unwrap_err(),
+            NetworkError::WrongBuckets { found: 4 }
+        );
+        assert_eq!(
+            XiangqiNet::from_bytes(&bytes[..HEADER_LEN_V2 - 1]).unwrap_err(),
+            NetworkError::Truncated {
+                found: HEADER_LEN_V2 - 1,
+                needed: HEADER_LEN_V2
+            }
+        );
+        assert!(matches!(
+            XiangqiNet::from_bytes(&bytes[..bytes.len() / 2]),
+            Err(NetworkError::Truncated { .. })
+        ));
     }
 
     #[test]

@@ -2,7 +2,9 @@
 //!
 //! One hidden layer over (piece, point) inputs, 14 × 90 of them, evaluated from both sides
 //! with the same weights: `N = h(board) − h(board seen from Black)`, where
-//! `h(x) = W2 · clamp(W1 x + B1, 0, 1)`. Swapping the colours swaps the two halves, so the
+//! `h(x) = W2 · clamp(W1 x + B1, 0, 1)`. A format-2 network has one such input table per
+//! point of the palace where the viewing side's general stands ([`PALACE_BUCKETS`] buckets,
+//! [`palace_bucket`]): each side sees the board through its own general's placement. Swapping the colours swaps the two halves, so the
 //! correction changes sign exactly, as the evaluation must; the trainer ties the hidden
 //! units in mirror pairs, so it is also exactly left/right symmetric. The weights are
 //! integers, read from a network file ([`mod@file`]) written by `scripts/train_xiangqi_net.py`
@@ -24,7 +26,8 @@
 
 use std::sync::{Arc, OnceLock};
 
-use chuhe::xiangqi::{squares, Move, Position, Square};
+use chuhe::xiangqi::{squares, Move, Position, Role, Square};
+use chuhe::Side;
 
 pub mod file;
 mod kernels;
@@ -36,8 +39,33 @@ pub use kernels::Kernel;
 pub const HIDDEN: usize = 64;
 /// Points of the board.
 const POINTS: usize = 90;
-/// Inputs: a (piece, point) pair each, row `piece index × 90 + point`.
+/// Inputs: a (piece, point) pair each, row `piece index × 90 + point` (per bucket).
 pub const INPUTS: usize = 14 * POINTS;
+/// Input tables of a format-2 network: one per point of the palace.
+pub const PALACE_BUCKETS: usize = 9;
+/// The bucket of a general off the palace's nine points, or of none: its home point (e1).
+const HOME_BUCKET: usize = 1;
+
+/// The bucket of a general on `point` (rank × 9 + file, seen from its own side: rank 0 is
+/// its back rank): `rank × 3 + file − 3` on the nine points of the palace, the home point's
+/// (1, e1) anywhere else. Its mirror image (files swapped) is `b / 3 × 3 + 2 − b % 3`.
+///
+/// ```
+/// use chuhe_engine::eval::xiangqi_net::palace_bucket;
+/// assert_eq!(palace_bucket(3), 0); // d1
+/// assert_eq!(palace_bucket(4), 1); // e1, the home point
+/// assert_eq!(palace_bucket(9 + 4), 4); // e2
+/// assert_eq!(palace_bucket(2 * 9 + 5), 8); // f3
+/// assert_eq!(palace_bucket(40), 1); // outside the palace
+/// ```
+pub const fn palace_bucket(point: usize) -> usize {
+    let (rank, file) = (point / 9, point % 9);
+    if rank <= 2 && file >= 3 && file <= 5 {
+        rank * 3 + file - 3
+    } else {
+        HOME_BUCKET
+    }
+}
 
 /// The name of the network file compiled in, under `crates/chuhe-engine/nets/`: the one
 /// place to change to embed another (its name carries its CRC-32, which a test checks).
@@ -64,8 +92,10 @@ impl Row {
 /// A Xiangqi network: its integer tables and how its inner loops run.
 #[derive(Clone)]
 pub struct XiangqiNet {
-    /// Input weights, row `piece × 90 + point`.
+    /// Input weights, row `bucket × 1260 + piece × 90 + point`.
     w1: Vec<Row>,
+    /// Input tables: 1 (format 1), or [`PALACE_BUCKETS`] (format 2).
+    buckets: usize,
     /// Hidden biases.
     b1: Row,
     /// Output weights.
@@ -101,6 +131,7 @@ impl std::fmt::Debug for XiangqiNet {
 impl PartialEq for XiangqiNet {
     fn eq(&self, other: &XiangqiNet) -> bool {
         self.w1 == other.w1
+            && self.buckets == other.buckets
             && self.b1 == other.b1
             && self.w2 == other.w2
             && self.scale == other.scale
@@ -154,11 +185,30 @@ impl XiangqiNet {
         self.out_scale
     }
 
+    /// Input tables: 1 for a format-1 network, [`PALACE_BUCKETS`] for format 2.
+    pub fn buckets(&self) -> usize {
+        self.buckets
+    }
+
     /// The input row of a piece of dense index `piece` (side × 7 + role) on `point`
-    /// (rank × 9 + file, a1 = 0).
+    /// (rank × 9 + file, a1 = 0) in the table of `bucket`.
     #[inline(always)]
-    fn input(&self, piece: usize, point: usize) -> &Row {
-        &self.w1[piece * POINTS + point]
+    fn input(&self, bucket: usize, piece: usize, point: usize) -> &Row {
+        &self.w1[bucket * INPUTS + piece * POINTS + point]
+    }
+
+    /// The buckets Red and Black see `pos` through (both 0 for a format-1 network).
+    #[inline]
+    fn buckets_of(&self, pos: &Position) -> (usize, usize) {
+        if self.buckets == 1 {
+            return (0, 0);
+        }
+        let of = |side: Side, flip: bool| {
+            pos.general(side).map_or(HOME_BUCKET, |sq| {
+                palace_bucket(if flip { sq.flip_rank() } else { sq }.index())
+            })
+        };
+        (of(Side::First, false), of(Side::Second, true))
     }
 
     /// The correction in centipawns for `pos`, from the first player's (Red's) point of
@@ -214,6 +264,7 @@ impl Accumulator {
             red: net.b1,
             black: net.b1,
         };
+        let (red_bucket, black_bucket) = net.buckets_of(pos);
         for sq in squares(pos.occupied()) {
             if let Some(piece) = pos.piece_at(sq) {
                 let (bp, bsq) = seen_from_black(piece.index(), sq);
@@ -222,11 +273,15 @@ impl Accumulator {
                     &red,
                     &mut acc.red,
                     &[],
-                    net.input(piece.index(), sq.index()),
+                    net.input(red_bucket, piece.index(), sq.index()),
                 );
                 let black = acc.black;
-                net.kernel
-                    .update(&black, &mut acc.black, &[], net.input(bp, bsq));
+                net.kernel.update(
+                    &black,
+                    &mut acc.black,
+                    &[],
+                    net.input(black_bucket, bp, bsq),
+                );
             }
         }
         acc
@@ -235,11 +290,25 @@ impl Accumulator {
     /// Writes into `out` the sums after `m` is played from `pos`, whose sums these are.
     #[inline]
     pub fn after(&self, net: &XiangqiNet, pos: &Position, m: Move, out: &mut Accumulator) {
-        let Some(mover) = pos.piece_at(m.from()) else {
+        let Some(mover_piece) = pos.piece_at(m.from()) else {
             out.clone_from(self);
             return;
         };
-        let mover = mover.index();
+        // A general that moves or is taken changes its side's bucket: every input of that
+        // side's view changes, so the sums are computed again (rare: a general's move).
+        if net.buckets > 1
+            && (mover_piece.role == Role::General
+                || pos
+                    .piece_at(m.to())
+                    .is_some_and(|v| v.role == Role::General))
+        {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            *out = Accumulator::new(net, &child);
+            return;
+        }
+        let (rb, bb) = net.buckets_of(pos);
+        let mover = mover_piece.index();
         let (from, to) = (m.from(), m.to());
         let (black_mover, black_from) = seen_from_black(mover, from);
         let (_, black_to) = seen_from_black(mover, to);
@@ -249,14 +318,14 @@ impl Accumulator {
                 kernel.update(
                     &self.red,
                     &mut out.red,
-                    &[net.input(mover, from.index())],
-                    net.input(mover, to.index()),
+                    &[net.input(rb, mover, from.index())],
+                    net.input(rb, mover, to.index()),
                 );
                 kernel.update(
                     &self.black,
                     &mut out.black,
-                    &[net.input(black_mover, black_from)],
-                    net.input(black_mover, black_to),
+                    &[net.input(bb, black_mover, black_from)],
+                    net.input(bb, black_mover, black_to),
                 );
             }
             Some(victim) => {
@@ -266,19 +335,19 @@ impl Accumulator {
                     &self.red,
                     &mut out.red,
                     &[
-                        net.input(mover, from.index()),
-                        net.input(victim, to.index()),
+                        net.input(rb, mover, from.index()),
+                        net.input(rb, victim, to.index()),
                     ],
-                    net.input(mover, to.index()),
+                    net.input(rb, mover, to.index()),
                 );
                 kernel.update(
                     &self.black,
                     &mut out.black,
                     &[
-                        net.input(black_mover, black_from),
-                        net.input(black_victim, black_to),
+                        net.input(bb, black_mover, black_from),
+                        net.input(bb, black_victim, black_to),
                     ],
-                    net.input(black_mover, black_to),
+                    net.input(bb, black_mover, black_to),
                 );
             }
         }
@@ -377,6 +446,144 @@ mod tests {
         }
         assert!(captures > 50, "the walks captured only {captures} times");
         assert!(corrections.len() > 50, "too few distinct corrections");
+    }
+
+    /// A format-2 network made from the embedded one: bucket `b`'s table is the embedded
+    /// table with each row's lanes rotated by `b`, so that every bucket sees the board
+    /// differently.
+    pub(super) fn bucketed() -> XiangqiNet {
+        let base = (*XiangqiNet::embedded()).clone();
+        let mut w1 = Vec::with_capacity(PALACE_BUCKETS * INPUTS);
+        for b in 0..PALACE_BUCKETS {
+            w1.extend(base.w1.iter().map(|row| {
+                let mut row = *row;
+                row.0.rotate_left(b);
+                row
+            }));
+        }
+        XiangqiNet {
+            w1,
+            buckets: PALACE_BUCKETS,
+            ..base
+        }
+    }
+
+    /// What the network computes, written out plainly from its definition: each side's
+    /// general picks the table its side's view reads.
+    fn reference_correction(net: &XiangqiNet, pos: &Position) -> i32 {
+        let mut general = [None, None];
+        for sq in squares(pos.occupied()) {
+            let piece = pos.piece_at(sq).unwrap();
+            if piece.role == Role::General {
+                general[piece.side.index()] = Some(sq);
+            }
+        }
+        let red_bucket = general[0].map_or(1, |sq| palace_bucket(sq.index()));
+        let black_bucket = general[1].map_or(1, |sq| palace_bucket(sq.flip_rank().index()));
+        let mut red: Vec<i32> = net.b1.0.iter().map(|&v| i32::from(v)).collect();
+        let mut black = red.clone();
+        for sq in squares(pos.occupied()) {
+            let piece = pos.piece_at(sq).unwrap().index();
+            let swapped = (piece + 7) % 14;
+            let r = &net.w1[red_bucket * INPUTS + piece * POINTS + sq.index()];
+            let b = &net.w1[black_bucket * INPUTS + swapped * POINTS + sq.flip_rank().index()];
+            for h in 0..HIDDEN {
+                red[h] += i32::from(r.0[h]);
+                black[h] += i32::from(b.0[h]);
+            }
+        }
+        let scale = i32::from(net.scale);
+        let sum: i32 = (0..HIDDEN)
+            .map(|h| (red[h].clamp(0, scale) - black[h].clamp(0, scale)) * i32::from(net.w2.0[h]))
+            .sum();
+        sum / net.divisor
+    }
+
+    /// Format 2: the sums kept move by move (general moves and all, under both kernels)
+    /// equal the sums from scratch, the correction is the plain definition's, it changes
+    /// sign with the colours, and the buckets matter.
+    #[test]
+    fn a_bucketed_network_follows_its_generals() {
+        let fast = bucketed();
+        let scalar = fast.clone().with_scalar_kernel();
+        let flat = XiangqiNet::embedded();
+        let (mut general_moves, mut differ) = (0, 0);
+        for game in 0..8usize {
+            let mut pos = Position::start();
+            let mut acc_fast = Accumulator::new(&fast, &pos);
+            let mut acc_scalar = Accumulator::new(&scalar, &pos);
+            for ply in 0..160usize {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                // Generals step about the palace often, captures now and then.
+                let m = moves
+                    .iter()
+                    .copied()
+                    .find(|&m| {
+                        (ply + game) % 4 == 0
+                            && pos
+                                .piece_at(m.from())
+                                .is_some_and(|p| p.role == Role::General)
+                    })
+                    .or_else(|| {
+                        let capture = |&m: &Move| pos.is_capture(m);
+                        moves
+                            .iter()
+                            .copied()
+                            .find(|m| (ply + game) % 3 == 0 && capture(m))
+                    })
+                    .unwrap_or(moves[(ply * 13 + game * 7 + 1) % moves.len()]);
+                general_moves += usize::from(
+                    pos.piece_at(m.from())
+                        .is_some_and(|p| p.role == Role::General),
+                );
+                let mut next = acc_fast.clone();
+                acc_fast.after(&fast, &pos, m, &mut next);
+                acc_fast = next;
+                let mut next = acc_scalar.clone();
+                acc_scalar.after(&scalar, &pos, m, &mut next);
+                acc_scalar = next;
+                pos.play_unchecked(m);
+                let fresh = Accumulator::new(&scalar, &pos);
+                assert_eq!(acc_fast, fresh, "{}", pos.to_fen());
+                assert_eq!(acc_scalar, fresh, "{}", pos.to_fen());
+                let c = acc_fast.correction(&fast);
+                assert_eq!(c, acc_scalar.correction(&scalar));
+                assert_eq!(c, reference_correction(&fast, &pos), "{}", pos.to_fen());
+                assert_eq!(c, -fast.correction(&pos.mirrored()), "{}", pos.to_fen());
+                differ += usize::from(c != flat.correction(&pos));
+            }
+        }
+        assert!(
+            general_moves > 40,
+            "the walks moved a general only {general_moves} times"
+        );
+        assert!(
+            differ > 100,
+            "the buckets changed only {differ} corrections"
+        );
+    }
+
+    /// The embedded (format-1) network is the plain definition with one bucket.
+    #[test]
+    fn the_flat_network_is_its_definition() {
+        let net = XiangqiNet::embedded();
+        let flat = XiangqiNet {
+            buckets: PALACE_BUCKETS,
+            w1: net.w1.repeat(PALACE_BUCKETS),
+            ..(*net).clone()
+        };
+        let mut pos = Position::start();
+        for ply in 0..80usize {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.play_unchecked(moves[(ply * 5 + 2) % moves.len()]);
+            assert_eq!(net.correction(&pos), reference_correction(&flat, &pos));
+        }
     }
 
     /// Extreme sums: every lane at the ends of its range, where clamping and the 16-bit
