@@ -12,6 +12,12 @@ fitted to it first, the input weights decayed apart from Adam's steps (AdamW: a 
 the gradient would shrink a unit that has yet to learn to nothing), every 10th game held out
 for validation, and the epoch with the lowest validation error written out.
 
+With `--buckets 9` the input layer has one table per placement of the side's own general
+("king-relative" buckets: the nine palace points, seen from that side); each view uses its
+own general's bucket. The data is small, so the table is factorised: a feature's weight is a
+shared weight plus its bucket's own (the latter starting at zero), and the file holds their
+sums (network file format 2). The default, one bucket, writes format 1 as before.
+
 The input comes from the tuner (`tune --dump-net`, one quiet position per line); the output
 is a network file, `crates/chuhe-engine/nets/xiangqi-<CRC-32>.nnue`: the network's weights as
 integers in the binary format the engine reads (`crates/chuhe-engine/src/eval/xiangqi_net/
@@ -22,6 +28,7 @@ seed write the same bytes.
     cargo run --release -p chuhe-engine --example tune -- --game xiangqi \\
         --data target/tune/xiangqi-fsf8.txt --dump-net target/tune/xiangqi-net.txt
     python3 scripts/train_xiangqi_net.py target/tune/xiangqi-net.txt
+    python3 scripts/train_xiangqi_net.py target/tune/xiangqi-net.txt --buckets 9 --out target/tune/
 
 The defaults are the settings of the compiled network (docs/TUNING.md).
 
@@ -55,10 +62,35 @@ OUT_SCALE = 16
 # game code (1 = Xiangqi).
 MAGIC = b"CHUHENET"
 FORMAT_VERSION = 1
+# Format 2: the input tables per bucket of the side's general's placement.
+FORMAT_VERSION_BUCKETED = 2
 GAME_XIANGQI = 1
 # Pieces on the board at most (the padding feature has zero weight).
 MAX_PIECES = 32
 PAD = INPUTS
+# General-placement buckets (format 2): the nine palace points, seen from the side's own
+# end, rank × 3 + (file − 3); a general anywhere else (or none) counts as on its home point
+# e1, bucket 1.
+BUCKETS = 9
+HOME_BUCKET = 1
+# Dump codes of the generals.
+RED_GENERAL = 1
+BLACK_GENERAL = 8
+
+
+def bucket_of_point(point: int) -> int:
+    """The bucket of a general on `point` (seen from its own side: rank 0 its back rank)."""
+    rank, file = divmod(point, 9)
+    if rank <= 2 and 3 <= file <= 5:
+        return rank * 3 + file - 3
+    return HOME_BUCKET
+
+
+BUCKET_OF_POINT = np.array([bucket_of_point(p) for p in range(POINTS)])
+# Buckets seen in a mirror: a palace point's file f becomes 8 − f.
+MIRROR_BUCKET = np.array([(b // 3) * 3 + 2 - b % 3 for b in range(BUCKETS)])
+# The padding feature of the bucket table (zero weight).
+BUCKET_PAD = BUCKETS * INPUTS
 
 
 class DataError(Exception):
@@ -135,9 +167,36 @@ def features(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return red, black
 
 
+def general_buckets(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each board's bucket from Red's side (Red's general's point) and from Black's (Black's
+    general's point with the ranks flipped); the home bucket where that general is absent."""
+    red = np.full(len(boards), HOME_BUCKET, dtype=np.int32)
+    black = np.full(len(boards), HOME_BUCKET, dtype=np.int32)
+    for i, board in enumerate(boards):
+        (at,) = np.nonzero(board == RED_GENERAL)
+        if len(at):
+            red[i] = BUCKET_OF_POINT[at[0]]
+        (at,) = np.nonzero(board == BLACK_GENERAL)
+        if len(at):
+            black[i] = BUCKET_OF_POINT[FLIP_RANK[at[0]]]
+    return red, black
+
+
+def bucketed(features_: np.ndarray, buckets: np.ndarray) -> np.ndarray:
+    """A view's features as rows of the bucket table, bucket × 1260 + feature (the padding
+    stays padding)."""
+    rows = buckets[:, None] * INPUTS + features_
+    return np.where(features_ == PAD, BUCKET_PAD, rows).astype(np.int32)
+
+
 # Each input (piece × 90 + point, and the padding) seen in a mirror.
 MIRROR_INPUT = np.array(
     [(k // POINTS) * POINTS + MIRROR_FILE[k % POINTS] for k in range(INPUTS)] + [PAD]
+)
+# Each row of the bucket table (bucket × 1260 + input, and the padding) seen in a mirror.
+MIRROR_BUCKET_INPUT = np.array(
+    [MIRROR_BUCKET[r // INPUTS] * INPUTS + MIRROR_INPUT[r % INPUTS]
+     for r in range(BUCKETS * INPUTS)] + [BUCKET_PAD]
 )
 
 
@@ -147,18 +206,38 @@ class Net:
     The hidden units come in mirror pairs: the second half of the units has the first half's
     weights with the files mirrored (and the same bias and output weight), so N is exactly
     the same for a position and its mirror image. Only the first half is trained.
+
+    With buckets (`buckets` = 9) a feature's input weight is the shared weight `w1[f]` plus
+    its bucket's `wb[bucket × 1260 + f]`; the bucket table starts at zero. A view is then
+    given as its features and its bucket-table rows (`bucketed`).
     """
 
-    def __init__(self, hidden: int, rng: np.random.Generator):
+    def __init__(self, hidden: int, rng: np.random.Generator, buckets: int = 1):
         half = hidden // 2
+        self.buckets = buckets
         self.w1 = np.zeros((INPUTS + 1, half), np.float32)
         self.w1[:INPUTS] = rng.normal(0, 0.05, (INPUTS, half))
         # Units start in the middle of their range, where they learn.
         self.b1 = np.full(half, 0.5, np.float32)
         self.w2 = rng.normal(0, 30, half).astype(np.float32)
+        self.wb = np.zeros((BUCKET_PAD + 1, half), np.float32) if buckets > 1 else None
 
     def params(self) -> list[np.ndarray]:
-        return [self.w1, self.b1, self.w2]
+        """The trained arrays; the decayed input tables are `w1` and, with buckets, `wb`."""
+        shared = [self.w1, self.b1, self.w2]
+        return shared if self.wb is None else shared + [self.wb]
+
+    def set_params(self, params: list[np.ndarray]) -> None:
+        self.w1, self.b1, self.w2 = params[:3]
+        if self.wb is not None:
+            self.wb = params[3]
+
+    def decay_inputs(self, factor: float) -> None:
+        """Weight decay apart from Adam's step: the input tables (shared and per bucket)
+        shrink by `factor`."""
+        self.w1 *= factor
+        if self.wb is not None:
+            self.wb *= factor
 
     def full(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Every unit's weights: the trained half and its mirror image."""
@@ -168,26 +247,46 @@ class Net:
             np.concatenate([self.w2, self.w2]),
         )
 
+    def full_buckets(self) -> np.ndarray:
+        """Every unit's bucket table: the trained half and its mirror image."""
+        return np.concatenate([self.wb, self.wb[MIRROR_BUCKET_INPUT]], 1)
+
+    def merged_w1(self) -> np.ndarray:
+        """The input table as the file holds it: rows bucket × 1260 + feature, each the
+        shared weight plus its bucket's (1260 rows without buckets)."""
+        w1 = self.full()[0][:INPUTS]
+        if self.wb is None:
+            return w1
+        return np.tile(w1, (self.buckets, 1)) + self.full_buckets()[:BUCKET_PAD]
+
     @staticmethod
-    def hidden(w1, b1, f: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def hidden(w1, b1, f: np.ndarray, wb=None, fb=None) -> tuple[np.ndarray, np.ndarray]:
         pre = w1[f].sum(1) + b1
+        if wb is not None:
+            pre += wb[fb].sum(1)
         return pre, np.clip(pre, 0.0, 1.0)
 
-    def correction(self, red: np.ndarray, black: np.ndarray) -> np.ndarray:
+    def correction(self, red, black, red_b=None, black_b=None) -> np.ndarray:
+        """N for each board, from each view's features (and bucket-table rows)."""
         w1, b1, w2 = self.full()
+        wb = None if self.wb is None else self.full_buckets()
         out = []
         for s in range(0, len(red), 20000):
-            _, a = self.hidden(w1, b1, red[s : s + 20000])
-            _, c = self.hidden(w1, b1, black[s : s + 20000])
+            part = slice(s, s + 20000)
+            rb = None if wb is None else red_b[part]
+            bb = None if wb is None else black_b[part]
+            _, a = self.hidden(w1, b1, red[part], wb, rb)
+            _, c = self.hidden(w1, b1, black[part], wb, bb)
             out.append((a - c) @ w2)
         return np.concatenate(out)
 
-    def gradients(self, red, black, linear, target, k):
+    def gradients(self, red, black, linear, target, k, red_b=None, black_b=None):
         """The loss's gradients on one batch (mean squared error of the expected result),
         for the trained half: each mirrored unit's gradient folded back onto its twin."""
         w1, b1, w2 = self.full()
-        pre_r, a = self.hidden(w1, b1, red)
-        pre_b, c = self.hidden(w1, b1, black)
+        wb = None if self.wb is None else self.full_buckets()
+        pre_r, a = self.hidden(w1, b1, red, wb, red_b)
+        pre_b, c = self.hidden(w1, b1, black, wb, black_b)
         p = sigmoid(k * (linear + (a - c) @ w2) / 400)
         d_out = 2 * (p - target) * p * (1 - p) * k / 400 / len(red)
         g_w2 = (a - c).T @ d_out
@@ -197,64 +296,97 @@ class Net:
         g_b1 = d_red.sum(0) + d_black.sum(0)
         g_w1 = np.empty_like(w1)
         idx = np.concatenate([red.ravel(), black.ravel()])
+        if wb is not None:
+            g_wb = np.empty_like(wb)
+            idx_b = np.concatenate([red_b.ravel(), black_b.ravel()])
         for h in range(w1.shape[1]):
             w = np.concatenate(
                 [np.repeat(d_red[:, h], MAX_PIECES), np.repeat(d_black[:, h], MAX_PIECES)]
             )
             g_w1[:, h] = np.bincount(idx, weights=w, minlength=INPUTS + 1)
+            if wb is not None:
+                g_wb[:, h] = np.bincount(idx_b, weights=w, minlength=BUCKET_PAD + 1)
         g_w1[PAD] = 0
         half = len(self.b1)
-        return [
+        grads = [
             g_w1[:, :half] + g_w1[MIRROR_INPUT, half:],
             g_b1[:half] + g_b1[half:],
             g_w2[:half] + g_w2[half:],
         ]
+        if wb is not None:
+            g_wb[BUCKET_PAD] = 0
+            grads.append(g_wb[:, :half] + g_wb[MIRROR_BUCKET_INPUT, half:])
+        return grads
 
 
 def network_bytes(w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, description: str) -> bytes:
-    """Integer tables as a network file: the header, the description, W1 (inputs × hidden),
-    B1 and W2 as little-endian i16, then the CRC-32 of everything before it."""
+    """Integer tables as a network file: the header, the description, W1 (rows × hidden),
+    B1 and W2 as little-endian i16, then the CRC-32 of everything before it.
+
+    W1 with 1260 rows writes format 1; with 9 × 1260 rows (bucket × 1260 + feature) it
+    writes format 2, whose header adds the bucket count after the hidden units."""
     hidden = len(b1)
+    rows = len(w1)
     text = description.encode("utf-8")
-    out = MAGIC + struct.pack(
-        "<7I", FORMAT_VERSION, GAME_XIANGQI, INPUTS, hidden, SCALE, OUT_SCALE, len(text)
-    )
-    out += text
+    if rows == INPUTS:
+        header = struct.pack(
+            "<7I", FORMAT_VERSION, GAME_XIANGQI, INPUTS, hidden, SCALE, OUT_SCALE, len(text)
+        )
+    elif rows == BUCKETS * INPUTS:
+        header = struct.pack(
+            "<8I", FORMAT_VERSION_BUCKETED, GAME_XIANGQI, INPUTS, hidden, BUCKETS, SCALE,
+            OUT_SCALE, len(text),
+        )
+    else:
+        raise ValueError(f"W1 has {rows} rows: expected {INPUTS} or {BUCKETS * INPUTS}")
+    out = MAGIC + header + text
     for table in (w1, b1, w2):
         out += np.asarray(table, dtype="<i2").tobytes()
     return out + struct.pack("<I", zlib.crc32(out))
 
 
 def read_network(data: bytes) -> dict:
-    """The fields of a network file (for tests and inspection); checks the checksum."""
-    if data[:8] != MAGIC:
+    """The fields of a network file, format 1 or 2 (for tests and inspection); checks the
+    checksum and the length. W1 has BUCKETS × 1260 rows (BUCKETS = 1 in format 1)."""
+    if len(data) < 40 or data[:8] != MAGIC:
         raise ValueError("not a chuhe network file")
-    version, game, inputs, hidden, scale, out_scale, n = struct.unpack_from("<7I", data, 8)
+    (version,) = struct.unpack_from("<I", data, 8)
+    if version == FORMAT_VERSION:
+        game, inputs, hidden, scale, out_scale, n = struct.unpack_from("<6I", data, 12)
+        buckets, at = 1, 36
+    elif version == FORMAT_VERSION_BUCKETED:
+        game, inputs, hidden, buckets, scale, out_scale, n = struct.unpack_from("<7I", data, 12)
+        at = 40
+    else:
+        raise ValueError(f"format version {version}: this trainer reads 1 and 2")
     if zlib.crc32(data[:-4]) != struct.unpack("<I", data[-4:])[0]:
         raise ValueError("checksum mismatch")
-    at = 36 + n
-    tables = np.frombuffer(data[at:-4], dtype="<i2").astype(int)
+    rows = buckets * inputs
+    if len(data) != at + n + 2 * (rows * hidden + 2 * hidden) + 4:
+        raise ValueError("the file's length does not match its header")
+    tables = np.frombuffer(data[at + n : -4], dtype="<i2").astype(int)
     return {
-        "version": version, "game": game, "HIDDEN": hidden, "SCALE": scale,
-        "OUT_SCALE": out_scale, "description": data[36:at].decode("utf-8"),
-        "W1": tables[: inputs * hidden].reshape(inputs, hidden),
-        "B1": tables[inputs * hidden : inputs * hidden + hidden],
-        "W2": tables[inputs * hidden + hidden :],
+        "version": version, "game": game, "INPUTS": inputs, "HIDDEN": hidden,
+        "BUCKETS": buckets, "SCALE": scale, "OUT_SCALE": out_scale,
+        "description": data[at : at + n].decode("utf-8"),
+        "W1": tables[: rows * hidden].reshape(rows, hidden),
+        "B1": tables[rows * hidden : rows * hidden + hidden],
+        "W2": tables[rows * hidden + hidden :],
     }
 
 
 def write_network(net: Net, out: Path, notes: list[str]) -> Path:
-    """The network as a network file; `out` a directory names it `xiangqi-<CRC-32>.nnue`.
-    Returns the path written."""
-    full_w1, full_b1, full_w2 = net.full()
-    w1 = np.clip(np.round(full_w1[:INPUTS] * SCALE), -32767, 32767).astype(int)
+    """The network as a network file (format 2 with buckets); `out` a directory names it
+    `xiangqi-<CRC-32>.nnue`. Returns the path written."""
+    _, full_b1, full_w2 = net.full()
+    w1 = np.clip(np.round(net.merged_w1() * SCALE), -32767, 32767).astype(int)
     b1 = np.clip(np.round(full_b1 * SCALE), -32767, 32767).astype(int)
     w2 = np.round(full_w2 * OUT_SCALE).astype(int)
     hidden = len(b1)
     # What the engine's loader checks: each hidden sum fits 16 bits whatever the placement
-    # (the bias plus, at each point, the largest weight a piece has there), the output
-    # weights fit 16 bits and the output sum 32.
-    reach = np.abs(b1) + np.abs(w1).reshape(PIECES, POINTS, hidden).max(0).sum(0)
+    # (the bias plus, at each point, the largest weight a piece has there), in every bucket;
+    # the output weights fit 16 bits and the output sum 32.
+    reach = np.abs(b1) + np.abs(w1).reshape(-1, PIECES, POINTS, hidden).max(1).sum(1)
     if reach.max() > 32767:
         raise SystemExit("train_xiangqi_net: the hidden sums could overflow 16 bits")
     if int(abs(w2).max()) > 32767 or int(abs(w2).max()) * SCALE * hidden >= 2**31:
@@ -285,6 +417,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--validation", type=int, default=10, help="hold out every N-th game [10]")
     ap.add_argument("--seed", type=int, default=1, help="random seed [1]")
+    ap.add_argument(
+        "--buckets", type=int, choices=(1, BUCKETS), default=1,
+        help=f"input tables per placement of the side's general: 1, or {BUCKETS} (the palace "
+        "points; writes network file format 2) [1]",
+    )
     ap.add_argument(
         "--out", type=Path,
         default=root / "crates/chuhe-engine/nets",
@@ -339,20 +476,31 @@ def main(argv: list[str] | None = None) -> int:
     red, black = features(data["board"])
     tr_red, tr_black = red[train], black[train]
     tr_linear, tr_target = linear[train], target[train]
+    # With buckets, each view's features also as rows of the bucket table.
+    red_b = black_b = tr_red_b = tr_black_b = val_red_b = val_black_b = None
+    if args.buckets > 1:
+        red_bucket, black_bucket = general_buckets(data["board"])
+        red_b, black_b = bucketed(red, red_bucket), bucketed(black, black_bucket)
+        tr_red_b, tr_black_b = red_b[train], black_b[train]
+        val_red_b, val_black_b = red_b[val], black_b[val]
 
     rng = np.random.default_rng(args.seed)
-    net = Net(args.hidden, rng)
+    net = Net(args.hidden, rng, args.buckets)
     moments = [(np.zeros_like(p), np.zeros_like(p)) for p in net.params()]
     # The output weights are in centipawns, the others near 1: their steps differ as much.
-    step_scale = [1.0, 1.0, 100.0]
+    step_scale = [1.0, 1.0, 100.0, 1.0]
     best = (base_val, None, 0)
     step = 0
     for epoch in range(1, args.epochs + 1):
         order = rng.permutation(len(tr_red))
         for s in range(0, len(order), args.batch):
             b = order[s : s + args.batch]
-            grads = net.gradients(tr_red[b], tr_black[b], tr_linear[b], tr_target[b], k)
-            net.w1 *= 1 - args.lr * args.decay
+            if args.buckets > 1:
+                grads = net.gradients(tr_red[b], tr_black[b], tr_linear[b], tr_target[b], k,
+                                      tr_red_b[b], tr_black_b[b])
+            else:
+                grads = net.gradients(tr_red[b], tr_black[b], tr_linear[b], tr_target[b], k)
+            net.decay_inputs(1 - args.lr * args.decay)
             step += 1
             for p, g, (m1, m2), scale in zip(net.params(), grads, moments, step_scale):
                 m1 *= 0.9
@@ -362,8 +510,8 @@ def main(argv: list[str] | None = None) -> int:
                 m_hat = m1 / (1 - 0.9**step)
                 v_hat = m2 / (1 - 0.999**step)
                 p -= args.lr * scale * m_hat / (np.sqrt(v_hat) + 1e-8)
-        out_val = net.correction(red[val], black[val])
-        out_train = net.correction(red[train], black[train])
+        out_val = net.correction(red[val], black[val], val_red_b, val_black_b)
+        out_train = net.correction(red[train], black[train], tr_red_b, tr_black_b)
         e_val = mse(out_val, val)
         print(
             f"epoch {epoch}: MSE training {mse(out_train, train):.6f}, validation {e_val:.6f}, "
@@ -376,10 +524,14 @@ def main(argv: list[str] | None = None) -> int:
         print("train_xiangqi_net: no epoch beat the evaluation without the network; "
               "weights not written", file=sys.stderr)
         return 1
-    net.w1, net.b1, net.w2 = best[1]
+    net.set_params(best[1])
+    # One bucket keeps the notes (and so the file) exactly as before buckets existed.
+    units = f"{args.hidden} hidden units"
+    if args.buckets > 1:
+        units += f" in {args.buckets} general-placement buckets (format 2)"
     notes = [
         f"{args.data.name}: {len(linear)} positions, {val.sum()} held out (every "
-        f"{args.validation}th game); {args.hidden} hidden units, epoch {best[2]} of "
+        f"{args.validation}th game); {units}, epoch {best[2]} of "
         f"{args.epochs}, lr {args.lr}, decay {args.decay}, score weight {args.score_weight}, "
         f"seed {args.seed}",
         f"K = {k:.4f}; validation MSE {base_val:.6f} without the network, {best[0]:.6f} with it",

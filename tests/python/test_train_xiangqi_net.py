@@ -1,6 +1,7 @@
 """scripts/train_xiangqi_net.py: it learns what the data says, writes a network file whose
 integer tables compute what the float network computes (in the engine's own file format, byte
-for byte), and names the line of a malformed input."""
+for byte), and names the line of a malformed input; with general-placement buckets
+(`--buckets 9`) it writes format 2, whose tables follow the bucket rule."""
 
 from __future__ import annotations
 
@@ -58,16 +59,42 @@ def read_weights(path: pathlib.Path) -> dict:
     return trainer.read_network(path.read_bytes())
 
 
+def flip_rank(point: int) -> int:
+    return (9 - point // 9) * 9 + point % 9
+
+
+def palace_bucket(point: int) -> int:
+    """Format 2's bucket of a general on `point` seen from its own side: the palace points
+    rank × 3 + (file − 3), anywhere else the home point e1's bucket, 1."""
+    rank, file = divmod(point, 9)
+    return rank * 3 + file - 3 if rank <= 2 and 3 <= file <= 5 else 1
+
+
+def view_buckets(board: list[int]) -> tuple[int, int]:
+    """The bucket of Red's view (Red's general, code 1) and of Black's (code 8, ranks
+    flipped); 1 where that general is absent."""
+    red = palace_bucket(board.index(1)) if 1 in board else 1
+    black = palace_bucket(flip_rank(board.index(8))) if 8 in board else 1
+    return red, black
+
+
 def integer_correction(w: dict[str, np.ndarray], board: list[int]) -> int:
-    """What eval/xiangqi_net/ computes, in the same integer steps."""
+    """What eval/xiangqi_net/ computes, in the same integer steps (format 1, or format 2's
+    rows bucket × 1260 + piece × 90 + point, each view in its own general's bucket)."""
     red = w["B1"].copy()
     black = w["B1"].copy()
+    red_row = black_row = 0
+    if w["BUCKETS"] == 9:
+        red_bucket, black_bucket = view_buckets(board)
+        red_row, black_row = red_bucket * 1260, black_bucket * 1260
+    else:
+        assert w["BUCKETS"] == 1
     for point, code in enumerate(board):
         if code:
             piece = code - 1
             swapped = piece - 7 if piece >= 7 else piece + 7
-            red = red + w["W1"][piece * 90 + point]
-            black = black + w["W1"][swapped * 90 + trainer.FLIP_RANK[point]]
+            red = red + w["W1"][red_row + piece * 90 + point]
+            black = black + w["W1"][black_row + swapped * 90 + flip_rank(point)]
     s = w["SCALE"]
     total = int(((np.clip(red, 0, s) - np.clip(black, 0, s)) * w["W2"]).sum())
     return int(total / (s * w["OUT_SCALE"]))  # truncation toward zero, as Rust's `/`
@@ -155,9 +182,265 @@ def test_a_missing_file_is_named(tmp_path, capsys):
 
 
 @pytest.mark.parametrize(
-    "flag", [["--hidden", "0"], ["--hidden", "7"], ["--score-weight", "2"], ["--decay", "-1"]]
+    "flag",
+    [["--hidden", "0"], ["--hidden", "7"], ["--score-weight", "2"], ["--decay", "-1"],
+     ["--buckets", "4"], ["--buckets", "0"]],
 )
 def test_bad_settings_are_refused(tmp_path, flag):
     with pytest.raises(SystemExit) as e:
         trainer.main([str(tmp_path / "x.txt"), *flag])
     assert e.value.code == 2
+
+
+# Format 2: general-placement buckets.
+
+
+def colour_swapped(board: list[int]) -> list[int]:
+    """The same position with the colours swapped: each piece to the other side's point."""
+    out = [0] * 90
+    for point, code in enumerate(board):
+        if code:
+            out[flip_rank(point)] = code - 7 if code > 7 else code + 7
+    return out
+
+
+def mirrored(board: list[int]) -> list[int]:
+    return [board[(p // 9) * 9 + 8 - p % 9] for p in range(90)]
+
+
+def with_generals(red_at: int | None, black_at: int | None, board=START) -> list[int]:
+    """`board` with Red's general moved to `red_at` and Black's to `black_at` (None: taken
+    off the board), whatever stood there before removed."""
+    out = [0 if code in (1, 8) else code for code in board]
+    if red_at is not None:
+        out[red_at] = 1
+    if black_at is not None:
+        out[black_at] = 8
+    return out
+
+
+E1, E2, E9, E10 = 4, 13, 76, 85
+
+
+def palace_dump(path: pathlib.Path, games: int = 400, seed: int = 4) -> None:
+    """Positions with a rule that depends on where a general stands: Red's cannon moved to
+    the centre file (b3 to e3) is worth 150 cp while Red's general stands on e2 (bucket 4)
+    and nothing otherwise; Black's mirror image (b8 to e8, general on e9) as much against
+    Red. The linear evaluation is 0 and the reference score says so."""
+    rng = np.random.default_rng(seed)
+    lines = []
+    for game in range(games):
+        red_up, red_centre, black_up, black_centre = rng.random(4) < 0.5
+        board = with_generals(E2 if red_up else E1, E9 if black_up else E10)
+        if red_centre:
+            board[19], board[22] = 0, 6
+        if black_centre:
+            board[64], board[67] = 0, 13
+        score = 150 * int(red_up and red_centre) - 150 * int(black_up and black_centre)
+        result = 1.0 if score > 0 else 0.0 if score < 0 else 0.5
+        for _ in range(3):
+            lines.append(f"{game}\t{result}\t{score}\t0\t{','.join(map(str, board))}")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def shuffled_palace_boards(count: int, seed: int) -> list[list[int]]:
+    """Start positions with a few pieces swapped around and each general on a random point
+    of its palace, now and then elsewhere or off the board."""
+    rng = np.random.default_rng(seed)
+    red_palace = [r * 9 + f for r in range(3) for f in range(3, 6)]
+    black_palace = [flip_rank(p) for p in red_palace]
+    boards = []
+    # Now and then elsewhere: e5 and e6 (outside the palaces), or off the board.
+    red_choices = red_palace + [40, None]
+    black_choices = black_palace + [49, None]
+    for _ in range(count):
+        red_at = red_choices[rng.integers(len(red_choices))]
+        black_at = black_choices[rng.integers(len(black_choices))]
+        board = with_generals(red_at, black_at)
+        for _ in range(6):
+            a, b = rng.integers(0, 90, 2)
+            if board[a] not in (1, 8) and board[b] not in (1, 8):
+                board[a], board[b] = board[b], board[a]
+        boards.append(board)
+    return boards
+
+
+def test_the_bucket_rule_is_format_2_s():
+    # Red's view: the general's own point; Black's: ranks flipped; home bucket 1 elsewhere.
+    boards = np.array(shuffled_palace_boards(60, seed=8), dtype=np.int16)
+    red, black = trainer.general_buckets(boards)
+    assert [tuple(v) for v in zip(red, black)] == [view_buckets(list(b)) for b in boards]
+    assert {int(b) for b in red} | {int(b) for b in black} == set(range(9))
+    # Named points: d1 0, e1 1, f1 2, d2 3, e2 4, f3 8; Black's e10 1, e9 4, d8 6.
+    assert [trainer.BUCKET_OF_POINT[p] for p in (3, 4, 5, 12, 13, 23)] == [0, 1, 2, 3, 4, 8]
+    assert [trainer.BUCKET_OF_POINT[trainer.FLIP_RANK[p]] for p in (85, 76, 66)] == [1, 4, 6]
+    assert list(trainer.MIRROR_BUCKET) == [2, 1, 0, 5, 4, 3, 8, 7, 6]
+
+
+def test_bucketed_gradients_are_the_loss_s_slope():
+    rng = np.random.default_rng(2)
+    net = trainer.Net(4, rng, buckets=9)
+    net.wb[: trainer.BUCKET_PAD] = rng.normal(0, 0.05, net.wb[: trainer.BUCKET_PAD].shape)
+    net.set_params([p.astype(np.float64) for p in net.params()])
+    boards = np.array(shuffled_palace_boards(6, seed=3), dtype=np.int16)
+    red, black = trainer.features(boards)
+    red_bucket, black_bucket = trainer.general_buckets(boards)
+    red_b, black_b = trainer.bucketed(red, red_bucket), trainer.bucketed(black, black_bucket)
+    linear = rng.normal(0, 100, len(boards))
+    target = rng.random(len(boards))
+    k = 1.3
+
+    def loss() -> float:
+        out = net.correction(red, black, red_b, black_b)
+        return float(np.mean((trainer.sigmoid(k * (linear + out) / 400) - target) ** 2))
+
+    grads = net.gradients(red, black, linear, target, k, red_b, black_b)
+    # Rows of the bucket table the boards use, for both the unit and its mirror twin.
+    for row in [red_b[0, 0], black_b[1, 3], trainer.MIRROR_BUCKET_INPUT[red_b[2, 5]]]:
+        for unit in range(2):
+            eps = 1e-6
+            net.wb[row, unit] += eps
+            up = loss()
+            net.wb[row, unit] -= 2 * eps
+            down = loss()
+            net.wb[row, unit] += eps
+            assert grads[3][row, unit] == pytest.approx((up - down) / (2 * eps), rel=1e-4,
+                                                        abs=1e-12)
+    assert np.any(grads[3] != 0) and np.all(grads[3][trainer.BUCKET_PAD] == 0)
+
+
+def test_the_decay_shrinks_the_shared_and_the_bucket_table():
+    rng = np.random.default_rng(4)
+    net = trainer.Net(4, rng, buckets=9)
+    net.wb[: trainer.BUCKET_PAD] = rng.normal(0, 0.05, net.wb[: trainer.BUCKET_PAD].shape)
+    before = [p.copy() for p in net.params()]
+    net.decay_inputs(0.5)
+    w1, b1, w2, wb = net.params()
+    assert np.allclose(w1, before[0] * 0.5) and np.allclose(wb, before[3] * 0.5)
+    assert np.any(wb != 0)
+    assert np.array_equal(b1, before[1]) and np.array_equal(w2, before[2])
+
+
+def test_the_v2_tables_compute_what_the_float_network_computes(tmp_path):
+    rng = np.random.default_rng(6)
+    net = trainer.Net(8, rng, buckets=9)
+    net.wb[: trainer.BUCKET_PAD] = rng.normal(0, 0.05, net.wb[: trainer.BUCKET_PAD].shape)
+    path = trainer.write_network(net, tmp_path / "net.nnue", ["random"])
+    w = read_weights(path)
+    boards = shuffled_palace_boards(40, seed=7)
+    array = np.array(boards, dtype=np.int16)
+    red, black = trainer.features(array)
+    red_bucket, black_bucket = trainer.general_buckets(array)
+    floats = net.correction(red, black, trainer.bucketed(red, red_bucket),
+                            trainer.bucketed(black, black_bucket))
+    integers = np.array([integer_correction(w, b) for b in boards])
+    assert np.abs(floats).max() > 20  # the buckets matter: a real correction to compare
+    assert np.abs(floats - integers).max() < 3, np.abs(floats - integers).max()
+
+
+def test_a_bucketed_network_learns_a_rule_of_the_general_s_placement(tmp_path):
+    dump = tmp_path / "palace.txt"
+    palace_dump(dump)
+    out = tmp_path / "net.nnue"
+    assert trainer.main([str(dump), "--buckets", "9", "--epochs", "40", "--hidden", "8",
+                         "--lr", "0.01", "--out", str(out)]) == 0
+    w = read_weights(out)
+    assert (w["version"], w["BUCKETS"], w["HIDDEN"]) == (2, 9, 8)
+    assert w["W1"].shape == (9 * 1260, 8)
+
+    def centred(board: list[int]) -> list[int]:
+        board = list(board)
+        board[19], board[22] = 0, 6
+        return board
+
+    up = with_generals(E2, E10)
+    home = with_generals(E1, E10)
+    gain = integer_correction(w, centred(up))
+    assert gain > 110, gain  # learnt: the centred cannon with the general on e2
+    assert abs(integer_correction(w, centred(home))) < 20  # and nothing with it on e1
+    assert abs(integer_correction(w, up)) < 20  # nor for the general on e2 alone
+    # As much to Black, with Black's general on e9; exactly, by construction.
+    assert integer_correction(w, colour_swapped(centred(up))) == -gain
+    # The file's tables differ by bucket where the rule does: cannon e3 in bucket 4 and 1.
+    cannon_e3 = 5 * 90 + 22
+    assert np.any(w["W1"][4 * 1260 + cannon_e3] != w["W1"][1 * 1260 + cannon_e3])
+    for board in shuffled_palace_boards(30, seed=9):
+        correction = integer_correction(w, board)
+        assert integer_correction(w, colour_swapped(board)) == -correction
+        assert integer_correction(w, mirrored(board)) == correction
+    # The rule was only ever seen on the b-file cannon: the h-file's counts as much.
+    from_h_file = list(up)
+    from_h_file[25], from_h_file[22] = 0, 6
+    assert integer_correction(w, from_h_file) == gain
+
+    # One bucket, the same data and settings: its hidden units fit the rule far worse.
+    def error(w: dict) -> int:
+        return max(abs(integer_correction(w, board) - want) for board, want in
+                   [(centred(up), 150), (centred(home), 0), (up, 0), (home, 0)])
+
+    assert trainer.main([str(dump), "--epochs", "40", "--hidden", "8", "--lr", "0.01",
+                         "--out", str(out)]) == 0
+    assert error(read_weights(out)) > 2 * error(w) + 20, (error(read_weights(out)), error(w))
+
+
+def test_a_v2_file_round_trips_with_its_header_as_specified(tmp_path):
+    dump = tmp_path / "palace.txt"
+    palace_dump(dump, games=100)
+    assert trainer.main([str(dump), "--buckets", "9", "--epochs", "3", "--hidden", "4",
+                         "--lr", "0.01", "--out", str(tmp_path)]) == 0
+    (path,) = tmp_path.glob("xiangqi-*.nnue")
+    data = path.read_bytes()
+    assert path.name == f"xiangqi-{trainer.zlib.crc32(data[:-4]):08x}.nnue"
+    assert int.from_bytes(data[-4:], "little") == trainer.zlib.crc32(data[:-4])
+    assert data[:8] == b"CHUHENET"
+    # version, game, inputs per bucket, hidden, buckets, SCALE, OUT_SCALE, description length
+    header = trainer.struct.unpack_from("<8I", data, 8)
+    assert header[:7] == (2, 1, 1260, 4, 9, 512, 16)
+    n = header[7]
+    description = data[40 : 40 + n].decode("utf-8")
+    assert "9 general-placement buckets" in description
+    assert len(data) == 40 + n + 2 * (9 * 1260 * 4 + 4 + 4) + 4
+    w = trainer.read_network(data)
+    assert (w["version"], w["BUCKETS"], w["INPUTS"], w["description"]) == (2, 9, 1260, description)
+    assert w["W1"].shape == (9 * 1260, 4) and len(w["B1"]) == len(w["W2"]) == 4
+    assert trainer.network_bytes(w["W1"], w["B1"], w["W2"], w["description"]) == data
+    damaged = bytearray(data)
+    damaged[50] ^= 1
+    with pytest.raises(ValueError, match="checksum"):
+        trainer.read_network(bytes(damaged))
+
+
+def test_one_bucket_writes_format_1_as_before(tmp_path):
+    dump = tmp_path / "dump.txt"
+    synthetic_dump(dump, games=100)
+    written = []
+    for flags in ([], ["--buckets", "1"]):
+        out = tmp_path / f"net{len(flags)}.nnue"
+        assert trainer.main([str(dump), "--epochs", "3", "--hidden", "4", "--lr", "0.01",
+                             *flags, "--out", str(out)]) == 0
+        written.append(out.read_bytes())
+    assert written[0] == written[1]
+    w = trainer.read_network(written[0])
+    assert (w["version"], w["BUCKETS"], w["W1"].shape) == (1, 1, (1260, 4))
+    assert "bucket" not in w["description"]
+
+
+def test_a_bucket_whose_sums_could_overflow_is_refused(tmp_path):
+    net = trainer.Net(4, np.random.default_rng(1), buckets=9)
+    net.w1[:] = 0
+    # Only bucket 7 reaches too far: 90 points × 1.0 × 512 > 32,767.
+    net.wb[7 * 1260 : 7 * 1260 + 90, 0] = 1.0
+    with pytest.raises(SystemExit, match="overflow"):
+        trainer.write_network(net, tmp_path / "w.nnue", [])
+    assert not (tmp_path / "w.nnue").exists()
+    net.wb[:] = 0
+    path = trainer.write_network(net, tmp_path / "w.nnue", [])
+    assert trainer.read_network(path.read_bytes())["BUCKETS"] == 9
+
+
+def test_another_format_version_is_refused():
+    data = bytearray((ROOT / "crates/chuhe-engine/nets").glob("xiangqi-*.nnue").__next__()
+                     .read_bytes())
+    data[8:12] = (3).to_bytes(4, "little")
+    with pytest.raises(ValueError, match="format version 3"):
+        trainer.read_network(bytes(data))
