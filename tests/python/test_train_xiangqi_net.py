@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.util
 import pathlib
+import subprocess
 
 import numpy as np
 import pytest
@@ -444,3 +445,77 @@ def test_another_format_version_is_refused():
     data[8:12] = (3).to_bytes(4, "little")
     with pytest.raises(ValueError, match="format version 3"):
         trainer.read_network(bytes(data))
+
+
+# Positions of real games (chuhe against Fairy-Stockfish), the generals on many points of
+# their palaces, both sides to move.
+ENGINE_FENS = [
+    "2bk1a3/4a4/4b4/4P4/9/6B2/9/2p1Bn3/5K3/9 b - - 1 63",
+    "5k3/4a4/4R4/9/9/9/9/9/4A4/2BK1AB2 w - - 3 85",
+    "3k1ab2/9/5a3/3PPN3/9/3n5/9/4B4/4A4/2BK1A3 w - - 33 51",
+    "3ak1b2/9/9/9/6b2/9/5R3/5K3/9/3n2r2 b - - 7 113",
+    "1r1k1ab2/2R1C4/4b4/n8/5R2p/2p3B2/3r5/9/4A4/3A1K3 b - - 0 43",
+    "3a5/5R3/4k4/1Nn6/p4P3/5C3/5c3/4B4/4A4/2BAK4 w - - 2 49",
+    "6b2/3ka4/b4a3/4C4/3PP4/8P/9/4B4/4A4/3AK4 w - - 7 56",
+    "5kb2/4a4/3ab4/9/9/9/4N4/1nNK4B/4A3n/2p6 w - - 60 89",
+    "3k1a3/4a4/b3c4/R2Cr4/PC4b2/6N1P/9/4B4/3K5/6B2 b - - 9 52",
+    "9/4k4/R2a1a3/9/9/9/9/9/4A4/2BK1AB2 b - - 14 82",
+    "2ba1k3/6R2/9/p1r6/1n7/9/P4n3/4B4/4A4/2BA1K3 w - - 5 34",
+    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+]
+FEN_CODES = {c: i + 1 for i, c in enumerate("kabnrcp")} | {"e": 3, "h": 4}
+
+
+def board_of_fen(fen: str) -> list[int]:
+    """The 90 points (a1 first, 0 empty, 1 + side × 7 + role) of a Xiangqi FEN."""
+    board = [0] * 90
+    for row, text in enumerate(fen.split()[0].split("/")):
+        rank, file = 9 - row, 0
+        for c in text:
+            if c.isdigit():
+                file += int(c)
+                continue
+            code = FEN_CODES[c.lower()]
+            board[rank * 9 + file] = code if c.isupper() else code + 7
+            file += 1
+    return board
+
+
+def engine_evaluations(chuhe_bin, eval_file: str, fens: list[str]) -> list[int]:
+    """`chuhe uci`'s `eval` of each position under the network file `eval_file`."""
+    lines = [f"setoption name EvalFile value {eval_file}"]
+    for fen in fens:
+        lines += [f"position fen {fen}", "eval"]
+    proc = subprocess.run([str(chuhe_bin), "uci", "--game", "xiangqi"],
+                          input="\n".join(lines + ["quit"]) + "\n",
+                          capture_output=True, text=True, timeout=60, check=True)
+    out = [line for line in proc.stdout.splitlines() if line.startswith("static evaluation:")]
+    assert len(out) == len(fens), proc.stdout
+    assert "EvalFile: Xiangqi network" in proc.stdout, proc.stdout
+    return [int(line.split()[2]) for line in out]
+
+
+def test_the_engine_computes_what_the_trainer_wrote(tmp_path, chuhe_bin):
+    """Across the languages: the engine's evaluation under a format-2 file the trainer wrote
+    differs from its evaluation under the embedded network by exactly the difference of the
+    two networks' corrections as the trainer's tables compute them (the weighted terms are
+    the same under both)."""
+    dump = tmp_path / "dump.txt"
+    palace_dump(dump)
+    out = tmp_path / "net.nnue"
+    assert trainer.main([str(dump), "--epochs", "10", "--hidden", "64", "--buckets", "9",
+                         "--lr", "0.01", "--out", str(out)]) == 0
+    bucketed = read_weights(out)
+    assert bucketed["BUCKETS"] == 9
+    (embedded_path,) = (ROOT / "crates/chuhe-engine/nets").glob("xiangqi-*.nnue")
+    embedded = read_weights(embedded_path)
+    with_bucketed = engine_evaluations(chuhe_bin, str(out), ENGINE_FENS)
+    with_embedded = engine_evaluations(chuhe_bin, "<embedded>", ENGINE_FENS)
+    differences = 0
+    for fen, new, old in zip(ENGINE_FENS, with_bucketed, with_embedded):
+        board = board_of_fen(fen)
+        to_move = 1 if fen.split()[1] == "w" else -1
+        expected = integer_correction(bucketed, board) - integer_correction(embedded, board)
+        assert new - old == to_move * expected, fen
+        differences += expected != 0
+    assert differences >= len(ENGINE_FENS) - 2

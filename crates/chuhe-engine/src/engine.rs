@@ -332,6 +332,22 @@ impl Engine {
         self.session.material()
     }
 
+    /// The static evaluation of the current position in centipawns, from the side to move's
+    /// point of view, under the loaded network (what the search's leaves start from; the
+    /// UCI command `eval` prints it).
+    ///
+    /// ```
+    /// use chuhe_engine::Engine;
+    /// use chuhe::GameKind;
+    /// let mut engine = Engine::new(GameKind::Xiangqi);
+    /// let start = engine.static_evaluation();
+    /// engine.set_position("startpos", &["h3e3"]).unwrap();
+    /// assert!(engine.static_evaluation() != start);
+    /// ```
+    pub fn static_evaluation(&self) -> i32 {
+        self.session.static_evaluation(&self.networks)
+    }
+
     /// Win, draw and loss in permille (summing to 1000) for the side to move of the current
     /// position at `score`, by the game's fitted model ([`crate::wdl`]): what `UCI_ShowWDL`
     /// prints.
@@ -602,6 +618,7 @@ trait Session: Send {
     fn feen(&self) -> String;
     fn outcome(&self) -> Option<Outcome>;
     fn material(&self) -> u32;
+    fn static_evaluation(&self, networks: &Networks) -> i32;
     fn legal_moves(&self, notation: MoveNotation) -> Vec<String>;
     fn line_in(&self, line: &[String], from: MoveNotation, to: MoveNotation) -> Vec<String>;
     /// Forgets the search statistics kept between searches.
@@ -710,6 +727,12 @@ impl<P: SearchGame> Session for GameSession<P> {
 
     fn material(&self) -> u32 {
         crate::wdl::material(self.game.position())
+    }
+
+    fn static_evaluation(&self, networks: &Networks) -> i32 {
+        let pos = self.game.position();
+        let net = P::network(networks);
+        pos.evaluate_with_state(net, &pos.eval_state(net))
     }
 
     fn legal_moves(&self, notation: MoveNotation) -> Vec<String> {

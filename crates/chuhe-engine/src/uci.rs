@@ -23,7 +23,8 @@
 //! [moves …]` (`TEXT` is everything between `fen` and `moves`: a FEEN, which holds spaces,
 //! or a Xiangqi FEN), `go` with `wtime btime winc binc movestogo movetime nodes depth mate
 //! infinite ponder searchmoves` (and `go perft N`; a `go` without any limit is `go
-//! infinite`), `stop`, `ponderhit`, `quit`, `d` (the board, FEN and FEEN). Each line of a
+//! infinite`), `stop`, `ponderhit`, `quit`, `d` (the board, FEN and FEEN), `eval`
+//! (`static evaluation: N cp (side to move)`, under the loaded network). Each line of a
 //! search is reported as
 //! `info depth … seldepth … multipv … score cp|mate … [wdl W D L] [lowerbound|upperbound]
 //! nodes … nps …
@@ -437,10 +438,14 @@ impl<W: Write + Send + 'static> Driver<W> {
             "ponderhit" => return self.ponder_hit(),
             "quit" => return self.quit(),
             "d" => self.show(),
+            "eval" => self.say(&format!(
+                "static evaluation: {} cp (side to move)",
+                self.engine.static_evaluation()
+            )),
             // UCI commands with nothing to do here.
             "debug" | "register" => {}
             _ => self.complain(&format!(
-                "unknown command '{}' (uci, ucci, isready, ucinewgame, setoption, position, go, stop, ponderhit, quit, d)",
+                "unknown command '{}' (uci, ucci, isready, ucinewgame, setoption, position, go, stop, ponderhit, quit, d, eval)",
                 quote_input(name)
             )),
         }

@@ -1366,3 +1366,33 @@ fn eval_file_paths_keep_their_spaces_under_uci_and_ucci() {
     assert!(lines.contains(&expected), "{lines:?}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `eval` prints the static evaluation from the side to move's view: the evaluation's own
+/// value, and in Xiangqi the same number for a position and its colour-swapped image.
+#[test]
+fn eval_prints_the_static_evaluation_for_the_side_to_move() {
+    let eval = |s: &Session| -> i32 {
+        s.send("eval");
+        let lines = s.sync();
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        let text = lines[0]
+            .strip_prefix("static evaluation: ")
+            .and_then(|t| t.strip_suffix(" cp (side to move)"))
+            .unwrap_or_else(|| panic!("{lines:?}"));
+        text.parse().unwrap()
+    };
+    let s = Session::start(GameKind::Xiangqi);
+    let start = eval(&s);
+    assert_eq!(
+        start,
+        chuhe_engine::eval::xiangqi::evaluate(&xiangqi::Position::start())
+    );
+    s.send("position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1");
+    let red_centred = eval(&s);
+    assert_ne!(red_centred, start);
+    s.send("position fen rnbakabnr/9/1c2c4/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 1 1");
+    assert_eq!(eval(&s), red_centred);
+    let s = Session::start(GameKind::Xiongqi);
+    let start = xiongqi::Position::start();
+    assert_eq!(eval(&s), chuhe_engine::eval::xiongqi::evaluate(&start));
+}
