@@ -232,12 +232,12 @@ class Net:
         if self.wb is not None:
             self.wb = params[3]
 
-    def decay_inputs(self, factor: float) -> None:
-        """Weight decay apart from Adam's step: the input tables (shared and per bucket)
-        shrink by `factor`."""
+    def decay_inputs(self, factor: float, bucket_factor: float | None = None) -> None:
+        """Weight decay apart from Adam's step: the shared input table shrinks by `factor`,
+        the bucket tables by `bucket_factor` (the same when not given)."""
         self.w1 *= factor
         if self.wb is not None:
-            self.wb *= factor
+            self.wb *= factor if bucket_factor is None else bucket_factor
 
     def full(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Every unit's weights: the trained half and its mirror image."""
@@ -410,6 +410,11 @@ def main(argv: list[str] | None = None) -> int:
         "--decay", type=float, default=0.1,
         help="weight decay of the input weights, apart from Adam's step (AdamW) [0.1]",
     )
+    ap.add_argument(
+        "--bucket-decay", type=float, default=None,
+        help="weight decay of the bucket tables (--buckets 9), which a larger value keeps "
+        "close to the shared table [the --decay value]",
+    )
     ap.add_argument("--batch", type=int, default=1024, help="positions per step [1024]")
     ap.add_argument(
         "--score-weight", type=float, default=1.0,
@@ -433,6 +438,9 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--hidden must be even and at least 2, --epochs and --batch at least 1")
     if args.validation < 2 or args.decay < 0:
         ap.error("--validation must be at least 2, --decay at least 0")
+    if args.bucket_decay is not None and args.bucket_decay < 0:
+        ap.error("--bucket-decay must be at least 0")
+    bucket_decay = args.decay if args.bucket_decay is None else args.bucket_decay
     if not 0.0 <= args.score_weight <= 1.0:
         ap.error("--score-weight must lie in 0..1")
     try:
@@ -500,7 +508,7 @@ def main(argv: list[str] | None = None) -> int:
                                       tr_red_b[b], tr_black_b[b])
             else:
                 grads = net.gradients(tr_red[b], tr_black[b], tr_linear[b], tr_target[b], k)
-            net.decay_inputs(1 - args.lr * args.decay)
+            net.decay_inputs(1 - args.lr * args.decay, 1 - args.lr * bucket_decay)
             step += 1
             for p, g, (m1, m2), scale in zip(net.params(), grads, moments, step_scale):
                 m1 *= 0.9
@@ -528,7 +536,8 @@ def main(argv: list[str] | None = None) -> int:
     # One bucket keeps the notes (and so the file) exactly as before buckets existed.
     units = f"{args.hidden} hidden units"
     if args.buckets > 1:
-        units += f" in {args.buckets} general-placement buckets (format 2)"
+        units += (f" in {args.buckets} general-placement buckets (format 2), bucket decay "
+                  f"{bucket_decay}")
     notes = [
         f"{args.data.name}: {len(linear)} positions, {val.sum()} held out (every "
         f"{args.validation}th game); {units}, epoch {best[2]} of "

@@ -185,7 +185,8 @@ def test_a_missing_file_is_named(tmp_path, capsys):
 @pytest.mark.parametrize(
     "flag",
     [["--hidden", "0"], ["--hidden", "7"], ["--score-weight", "2"], ["--decay", "-1"],
-     ["--buckets", "4"], ["--buckets", "0"]],
+     ["--buckets", "4"], ["--buckets", "0"],
+     ["--bucket-decay", "-1"]],
 )
 def test_bad_settings_are_refused(tmp_path, flag):
     with pytest.raises(SystemExit) as e:
@@ -320,6 +321,9 @@ def test_the_decay_shrinks_the_shared_and_the_bucket_table():
     assert np.allclose(w1, before[0] * 0.5) and np.allclose(wb, before[3] * 0.5)
     assert np.any(wb != 0)
     assert np.array_equal(b1, before[1]) and np.array_equal(w2, before[2])
+    # --bucket-decay: the bucket tables shrink by their own factor.
+    net.decay_inputs(0.5, 0.25)
+    assert np.allclose(net.w1, before[0] * 0.25) and np.allclose(net.wb, before[3] * 0.125)
 
 
 def test_the_v2_tables_compute_what_the_float_network_computes(tmp_path):
