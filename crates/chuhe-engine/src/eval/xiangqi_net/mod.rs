@@ -413,15 +413,11 @@ mod tests {
         }
         let mut captures = 0;
         let mut corrections = std::collections::BTreeSet::new();
-        for game in 0..12usize {
-            let mut pos = Position::start();
-            let mut acc_fast = Accumulator::new(&fast, &pos);
-            let mut acc_scalar = Accumulator::new(&scalar, &pos);
-            for ply in 0..200usize {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
+        walk_checking_sums(
+            &fast,
+            12,
+            200,
+            |pos, moves, ply, game| {
                 // Prefer captures now and then, so that victims leave the sums too.
                 let m = moves
                     .iter()
@@ -429,8 +425,40 @@ mod tests {
                     .find(|&m| (ply + game) % 3 == 0 && pos.is_capture(m))
                     .unwrap_or(moves[(ply * 11 + game * 5 + 5) % moves.len()]);
                 captures += usize::from(pos.is_capture(m));
+                m
+            },
+            |_, c| {
+                corrections.insert(c);
+            },
+        );
+        assert!(captures > 50, "the walks captured only {captures} times");
+        assert!(corrections.len() > 50, "too few distinct corrections");
+    }
+
+    /// Plays `games` walks of up to `plies` moves from the start, each move chosen by
+    /// `choose(position, moves, ply, game)`, keeping the sums move by move under `fast`'s
+    /// kernel and the scalar one: both must equal the sums from scratch and give the same
+    /// correction, which `visit` then gets with the position it belongs to.
+    fn walk_checking_sums(
+        fast: &XiangqiNet,
+        games: usize,
+        plies: usize,
+        mut choose: impl FnMut(&Position, &[Move], usize, usize) -> Move,
+        mut visit: impl FnMut(&Position, i32),
+    ) {
+        let scalar = fast.clone().with_scalar_kernel();
+        for game in 0..games {
+            let mut pos = Position::start();
+            let mut acc_fast = Accumulator::new(fast, &pos);
+            let mut acc_scalar = Accumulator::new(&scalar, &pos);
+            for ply in 0..plies {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let m = choose(&pos, &moves, ply, game);
                 let mut next = acc_fast.clone();
-                acc_fast.after(&fast, &pos, m, &mut next);
+                acc_fast.after(fast, &pos, m, &mut next);
                 acc_fast = next;
                 let mut next = acc_scalar.clone();
                 acc_scalar.after(&scalar, &pos, m, &mut next);
@@ -439,13 +467,11 @@ mod tests {
                 let fresh = Accumulator::new(&scalar, &pos);
                 assert_eq!(acc_fast, fresh, "{}", pos.to_fen());
                 assert_eq!(acc_scalar, fresh, "{}", pos.to_fen());
-                let c = acc_scalar.correction(&scalar);
-                assert_eq!(acc_fast.correction(&fast), c, "{}", pos.to_fen());
-                corrections.insert(c);
+                let c = acc_fast.correction(fast);
+                assert_eq!(c, acc_scalar.correction(&scalar), "{}", pos.to_fen());
+                visit(&pos, c);
             }
         }
-        assert!(captures > 50, "the walks captured only {captures} times");
-        assert!(corrections.len() > 50, "too few distinct corrections");
     }
 
     /// A format-2 network made from the embedded one: bucket `b`'s table is the embedded
@@ -505,57 +531,38 @@ mod tests {
     #[test]
     fn a_bucketed_network_follows_its_generals() {
         let fast = bucketed();
-        let scalar = fast.clone().with_scalar_kernel();
         let flat = XiangqiNet::embedded();
         let (mut general_moves, mut differ) = (0, 0);
-        for game in 0..8usize {
-            let mut pos = Position::start();
-            let mut acc_fast = Accumulator::new(&fast, &pos);
-            let mut acc_scalar = Accumulator::new(&scalar, &pos);
-            for ply in 0..160usize {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
+        let is_general = |pos: &Position, m: Move| {
+            pos.piece_at(m.from())
+                .is_some_and(|p| p.role == Role::General)
+        };
+        walk_checking_sums(
+            &fast,
+            8,
+            160,
+            |pos, moves, ply, game| {
                 // Generals step about the palace often, captures now and then.
                 let m = moves
                     .iter()
                     .copied()
-                    .find(|&m| {
-                        (ply + game) % 4 == 0
-                            && pos
-                                .piece_at(m.from())
-                                .is_some_and(|p| p.role == Role::General)
-                    })
+                    .find(|&m| (ply + game) % 4 == 0 && is_general(pos, m))
                     .or_else(|| {
-                        let capture = |&m: &Move| pos.is_capture(m);
                         moves
                             .iter()
                             .copied()
-                            .find(|m| (ply + game) % 3 == 0 && capture(m))
+                            .find(|&m| (ply + game) % 3 == 0 && pos.is_capture(m))
                     })
                     .unwrap_or(moves[(ply * 13 + game * 7 + 1) % moves.len()]);
-                general_moves += usize::from(
-                    pos.piece_at(m.from())
-                        .is_some_and(|p| p.role == Role::General),
-                );
-                let mut next = acc_fast.clone();
-                acc_fast.after(&fast, &pos, m, &mut next);
-                acc_fast = next;
-                let mut next = acc_scalar.clone();
-                acc_scalar.after(&scalar, &pos, m, &mut next);
-                acc_scalar = next;
-                pos.play_unchecked(m);
-                let fresh = Accumulator::new(&scalar, &pos);
-                assert_eq!(acc_fast, fresh, "{}", pos.to_fen());
-                assert_eq!(acc_scalar, fresh, "{}", pos.to_fen());
-                let c = acc_fast.correction(&fast);
-                assert_eq!(c, acc_scalar.correction(&scalar));
-                assert_eq!(c, reference_correction(&fast, &pos), "{}", pos.to_fen());
+                general_moves += usize::from(is_general(pos, m));
+                m
+            },
+            |pos, c| {
+                assert_eq!(c, reference_correction(&fast, pos), "{}", pos.to_fen());
                 assert_eq!(c, -fast.correction(&pos.mirrored()), "{}", pos.to_fen());
-                differ += usize::from(c != flat.correction(&pos));
-            }
-        }
+                differ += usize::from(c != flat.correction(pos));
+            },
+        );
         assert!(
             general_moves > 40,
             "the walks moved a general only {general_moves} times"
