@@ -4,7 +4,8 @@
 //! with the same weights: `N = h(board) − h(board seen from Black)`, where
 //! `h(x) = W2 · clamp(W1 x + B1, 0, 1)`. A format-2 network has one such input table per
 //! point of the palace where the viewing side's general stands ([`PALACE_BUCKETS`] buckets,
-//! [`palace_bucket`]): each side sees the board through its own general's placement. Swapping the colours swaps the two halves, so the
+//! [`palace_bucket`]): each side sees the board through its own general's placement.
+//! Swapping the colours swaps the two halves, so the
 //! correction changes sign exactly, as the evaluation must; the trainer ties the hidden
 //! units in mirror pairs, so it is also exactly left/right symmetric. The weights are
 //! integers, read from a network file ([`mod@file`]) written by `scripts/train_xiangqi_net.py`
