@@ -72,7 +72,7 @@ pub const fn palace_bucket(point: usize) -> usize {
 /// place to change to embed another (its name carries its CRC-32, which a test checks).
 macro_rules! embedded_name {
     () => {
-        "xiangqi-eed2d658.nnue"
+        "xiangqi-eb4886bc.nnue"
     };
 }
 
