@@ -50,12 +50,19 @@ impl CommitCutter {
                 );
                 std::thread::spawn(move || {
                     let mut buf = [0u8; 16 * 1024];
+                    // What is dropped: answers to earlier statements may still be on their
+                    // way, so only the COMMIT's own answer (its `COMMIT` tag) says that the
+                    // database has committed.
+                    let mut dropped = Vec::new();
                     while let Ok(n) = from.read(&mut buf) {
                         if n == 0 {
                             break;
                         }
                         if quiet.load(Ordering::SeqCst) {
-                            seen.store(true, Ordering::SeqCst);
+                            dropped.extend_from_slice(&buf[..n]);
+                            if dropped.windows(6).any(|w| w == b"COMMIT") {
+                                seen.store(true, Ordering::SeqCst);
+                            }
                         } else if to.write_all(&buf[..n]).is_err() {
                             break;
                         }
