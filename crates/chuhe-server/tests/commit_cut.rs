@@ -1,7 +1,9 @@
 //! A connection to PostgreSQL that breaks after a change's `COMMIT` was sent but before its
 //! answer came back: the change may be stored, and the server cannot know. It must say so (a
 //! 503 that does not claim that nothing changed) and must not carry the change out a second
-//! time on a new connection (a take-back taken back twice).
+//! time on a new connection (a take-back taken back twice). Both outcomes are made to happen:
+//! the database commits (its answer is lost), or the `COMMIT` never reaches it (it rolls the
+//! change back); either way the server then shows the game as the database holds it.
 //!
 //! Needs `CHUHE_TEST_POSTGRES` (`scripts/with-postgres`); without it the test fails under CI
 //! (`CI=true`) and says so elsewhere.
@@ -18,8 +20,18 @@ use serde_json::json;
 #[allow(dead_code)]
 mod common;
 
-/// A TCP relay in front of PostgreSQL that, once armed, lets the next `COMMIT` through, drops
-/// the database's answer to it and then cuts that connection.
+/// Where a [`CommitCutter`] breaks the connection of the next `COMMIT`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Cut {
+    /// The `COMMIT` reaches the database, which commits; its answer is dropped.
+    AnswerLost,
+    /// The `COMMIT` is dropped: the database sees the connection end inside the transaction
+    /// and rolls it back.
+    CommitLost,
+}
+
+/// A TCP relay in front of PostgreSQL that, once armed, cuts the connection of the next
+/// `COMMIT` as its [`Cut`] says.
 struct CommitCutter {
     port: u16,
     armed: Arc<AtomicBool>,
@@ -27,7 +39,7 @@ struct CommitCutter {
 }
 
 impl CommitCutter {
-    fn start(target: &str) -> CommitCutter {
+    fn start(target: &str, how: Cut) -> CommitCutter {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
         let armed = Arc::new(AtomicBool::new(false));
@@ -82,6 +94,12 @@ impl CommitCutter {
                         if cut {
                             swallow.store(true, Ordering::SeqCst);
                         }
+                        if cut && how == Cut::CommitLost {
+                            cuts.fetch_add(1, Ordering::SeqCst);
+                            let _ = from.shutdown(Shutdown::Both);
+                            let _ = to.shutdown(Shutdown::Both);
+                            break;
+                        }
                         if to.write_all(&buf[..n]).is_err() {
                             break;
                         }
@@ -109,14 +127,22 @@ impl CommitCutter {
 
 use common::call;
 
-#[test]
-fn a_commit_whose_answer_is_lost_is_neither_denied_nor_made_twice() {
-    let Some(url) = common::postgres_url() else {
-        return;
-    };
+/// A game against the engine with two moves each, on a server whose store goes through a
+/// [`CommitCutter`]; the cutter, the server, a store that reaches PostgreSQL directly, the
+/// game's id and its bearer header. `None` without PostgreSQL.
+fn game_behind_cutter(
+    how: Cut,
+) -> Option<(
+    CommitCutter,
+    common::TestServer,
+    store::PostgresStore,
+    String,
+    String,
+)> {
+    let url = common::postgres_url()?;
     let (head, rest) = url.split_once('@').unwrap();
     let (target, db) = rest.split_once('/').unwrap();
-    let cutter = CommitCutter::start(target);
+    let cutter = CommitCutter::start(target, how);
     let relayed = format!("{head}@127.0.0.1:{}/{db}", cutter.port);
     let store: Arc<dyn store::Store> = Arc::new(store::PostgresStore::connect(&relayed).unwrap());
     let direct = store::PostgresStore::connect(&url).unwrap();
@@ -128,7 +154,6 @@ fn a_commit_whose_answer_is_lost_is_neither_denied_nor_made_twice() {
         },
     );
 
-    // A game against the engine: two moves each.
     let (status, created) = call(
         ureq::post(&server.url("/api/games")),
         Some(json!({"game": "xiangqi", "level": 0})),
@@ -156,7 +181,27 @@ fn a_commit_whose_answer_is_lost_is_neither_denied_nor_made_twice() {
             std::thread::sleep(Duration::from_millis(20));
         }
     }
+    Some((cutter, server, direct, id, bearer))
+}
 
+/// Asserts the server's answer to a change whose commit was cut: a 503 that says the change
+/// may or may not be stored.
+fn assert_outcome_unknown(status: u16, body: &serde_json::Value) {
+    assert_eq!(status, 503, "{body}");
+    assert_eq!(body["error"]["code"], "database_unavailable", "{body}");
+    let message = body["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("may or may not have been stored")
+            && !message.contains("nothing was changed"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_commit_whose_answer_is_lost_is_neither_denied_nor_made_twice() {
+    let Some((cutter, server, direct, id, bearer)) = game_behind_cutter(Cut::AnswerLost) else {
+        return;
+    };
     // The take-back's COMMIT reaches the database; its answer does not come back.
     cutter.armed.store(true, Ordering::SeqCst);
     let (status, body) = call(
@@ -170,15 +215,44 @@ fn a_commit_whose_answer_is_lost_is_neither_denied_nor_made_twice() {
         2,
         "one take-back is stored, not two (the answer was {status} {body})"
     );
-    assert_eq!(status, 503, "{body}");
-    assert_eq!(body["error"]["code"], "database_unavailable", "{body}");
-    let message = body["error"]["message"].as_str().unwrap();
-    assert!(
-        message.contains("may or may not have been stored")
-            && !message.contains("nothing was changed"),
-        "{message}"
-    );
+    assert_outcome_unknown(status, &body);
     // Read again, the game is the one the database holds.
+    let (status, state) = call(ureq::get(&server.url(&format!("/api/games/{id}"))), None);
+    assert_eq!((status, &state["ply"]), (200, &json!(2)), "{state}");
+}
+
+#[test]
+fn a_commit_that_never_arrives_leaves_the_game_as_stored_and_can_be_sent_again() {
+    let Some((cutter, server, direct, id, bearer)) = game_behind_cutter(Cut::CommitLost) else {
+        return;
+    };
+    let takeback = server.url(&format!("/api/games/{id}/takeback"));
+    // The take-back's COMMIT never reaches the database, which rolls the change back.
+    cutter.armed.store(true, Ordering::SeqCst);
+    let (status, body) = call(
+        ureq::post(&takeback).set("Authorization", &bearer),
+        Some(json!({})),
+    );
+    assert_eq!(cutter.cuts.load(Ordering::SeqCst), 1, "the commit was cut");
+    assert_outcome_unknown(status, &body);
+    let stored = store::Store::load(&direct, &id).unwrap().unwrap();
+    assert_eq!(
+        stored.moves.len(),
+        4,
+        "nothing was stored (the answer was {status} {body})"
+    );
+    // The server shows the game the database holds, not the change it could not store.
+    let state_url = server.url(&format!("/api/games/{id}"));
+    let (status, state) = call(ureq::get(&state_url), None);
+    assert_eq!((status, &state["ply"]), (200, &json!(4)), "{state}");
+    // Sent again, the take-back is made once.
+    let (status, body) = call(
+        ureq::post(&takeback).set("Authorization", &bearer),
+        Some(json!({})),
+    );
+    assert_eq!(status, 200, "{body}");
+    let stored = store::Store::load(&direct, &id).unwrap().unwrap();
+    assert_eq!(stored.moves.len(), 2);
     let (status, state) = call(ureq::get(&state_url), None);
     assert_eq!((status, &state["ply"]), (200, &json!(2)), "{state}");
 }
