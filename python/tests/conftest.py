@@ -1,4 +1,5 @@
-"""Shared set-up for the package tests: the chuhe binary for the differential test."""
+"""Shared set-up for the package tests: the chuhe binary for the differential test, and a
+place of each test's own for Stable-Baselines3's logs."""
 
 from __future__ import annotations
 
@@ -21,3 +22,10 @@ def chuhe_bin() -> pathlib.Path:
             pytrace=False,
         )
     return path
+
+
+@pytest.fixture(autouse=True)
+def sb3_logs_in_tmp(tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stable-Baselines3 makes a log folder for every model that learns (`/tmp/SB3-<time>`
+    unless `SB3_LOGDIR` names one): here it goes under the test's own temporary folder."""
+    monkeypatch.setenv("SB3_LOGDIR", str(tmp_path / "sb3"))
