@@ -128,17 +128,19 @@ impl CommitCutter {
 use common::call;
 
 /// A game against the engine with two moves each, on a server whose store goes through a
-/// [`CommitCutter`]; the cutter, the server, a store that reaches PostgreSQL directly, the
-/// game's id and its bearer header. `None` without PostgreSQL.
-fn game_behind_cutter(
-    how: Cut,
-) -> Option<(
-    CommitCutter,
-    common::TestServer,
-    store::PostgresStore,
-    String,
-    String,
-)> {
+/// [`CommitCutter`].
+struct CutGame {
+    cutter: CommitCutter,
+    server: common::TestServer,
+    /// A store that reaches PostgreSQL directly, past the cutter.
+    direct: store::PostgresStore,
+    id: String,
+    /// The `Authorization` header of the game's player.
+    bearer: String,
+}
+
+/// Sets up a [`CutGame`]; `None` without PostgreSQL.
+fn game_behind_cutter(how: Cut) -> Option<CutGame> {
     let url = common::postgres_url()?;
     let (head, rest) = url.split_once('@').unwrap();
     let (target, db) = rest.split_once('/').unwrap();
@@ -181,7 +183,13 @@ fn game_behind_cutter(
             std::thread::sleep(Duration::from_millis(20));
         }
     }
-    Some((cutter, server, direct, id, bearer))
+    Some(CutGame {
+        cutter,
+        server,
+        direct,
+        id,
+        bearer,
+    })
 }
 
 /// Asserts the server's answer to a change whose commit was cut: a 503 that says the change
@@ -199,7 +207,14 @@ fn assert_outcome_unknown(status: u16, body: &serde_json::Value) {
 
 #[test]
 fn a_commit_whose_answer_is_lost_is_neither_denied_nor_made_twice() {
-    let Some((cutter, server, direct, id, bearer)) = game_behind_cutter(Cut::AnswerLost) else {
+    let Some(CutGame {
+        cutter,
+        server,
+        direct,
+        id,
+        bearer,
+    }) = game_behind_cutter(Cut::AnswerLost)
+    else {
         return;
     };
     // The take-back's COMMIT reaches the database; its answer does not come back.
@@ -223,7 +238,14 @@ fn a_commit_whose_answer_is_lost_is_neither_denied_nor_made_twice() {
 
 #[test]
 fn a_commit_that_never_arrives_leaves_the_game_as_stored_and_can_be_sent_again() {
-    let Some((cutter, server, direct, id, bearer)) = game_behind_cutter(Cut::CommitLost) else {
+    let Some(CutGame {
+        cutter,
+        server,
+        direct,
+        id,
+        bearer,
+    }) = game_behind_cutter(Cut::CommitLost)
+    else {
         return;
     };
     let takeback = server.url(&format!("/api/games/{id}/takeback"));
