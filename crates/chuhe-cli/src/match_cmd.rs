@@ -2,7 +2,7 @@
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -46,6 +46,9 @@ pub struct MatchArgs {
     /// Rounds; in each, every pair plays one opening twice, colours swapped.
     #[arg(long, default_value_t = 1)]
     rounds: u32,
+    /// Begin at this round (from 1), playing exactly what the whole match would from there (openings, random lines, game numbers): continues a match stopped after the round before.
+    #[arg(long, default_value_t = 1)]
+    from_round: u32,
     /// An opening book: EPD/FEN/FEEN lines (`start` too; `#` comments), a PGN file (`.pgn`) or PCN records (`.pcn`).
     #[arg(long, conflicts_with = "random_plies")]
     openings: Option<PathBuf>,
@@ -285,6 +288,7 @@ fn config(args: &MatchArgs) -> Result<MatchConfig, CliError> {
         },
         time_control,
         rounds: args.rounds,
+        first_round: args.from_round,
         openings,
         concurrency: args.concurrency,
         max_plies: args.max_plies,
@@ -474,8 +478,9 @@ pub fn run(args: &MatchArgs, out: &mut Output) -> Result<(), CliError> {
             }
         }
     };
-    let summary = chuhe_match::run_match(&config, Arc::new(AtomicBool::new(false)), &mut on_event)
-        .map_err(user)?;
+    let interrupt = Interrupt::watch()?;
+    let summary =
+        chuhe_match::run_match(&config, interrupt.stop.clone(), &mut on_event).map_err(user)?;
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
@@ -484,14 +489,78 @@ pub fn run(args: &MatchArgs, out: &mut Output) -> Result<(), CliError> {
     }
     if args.json {
         let value = serde_json::to_value(&summary).map_err(user)?;
-        return out.write(&format!("{value}\n"));
+        out.write(&format!("{value}\n"))?;
+    } else {
+        out.write(&summary_text(&summary, total))?;
     }
-    out.write(&summary_text(&summary))
+    match interrupt.finish() {
+        Some(signal) if summary.interrupted => {
+            out.flush()?;
+            Err(CliError::Interrupted(signal))
+        }
+        _ => Ok(()),
+    }
 }
 
-/// The summary in words.
-fn summary_text(summary: &Summary) -> String {
+/// SIGINT (Ctrl-C) and SIGTERM during a match: the first stops it gracefully (no new round
+/// starts, the games in play finish, the summary is written); a second ends the program at
+/// once with exit code 128 + the signal. The engines run in their own process groups, so a
+/// Ctrl-C in the terminal does not reach them.
+struct Interrupt {
+    stop: Arc<AtomicBool>,
+    /// The first signal received, if any.
+    received: Arc<AtomicI32>,
+    handle: signal_hook::iterator::Handle,
+    watcher: std::thread::JoinHandle<()>,
+}
+
+impl Interrupt {
+    fn watch() -> Result<Interrupt, CliError> {
+        use signal_hook::consts::{SIGINT, SIGTERM};
+        let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])
+            .map_err(|e| user(format!("cannot watch for Ctrl-C: {e}")))?;
+        let handle = signals.handle();
+        let stop = Arc::new(AtomicBool::new(false));
+        let received = Arc::new(AtomicI32::new(0));
+        let watcher = {
+            let (stop, received) = (stop.clone(), received.clone());
+            std::thread::spawn(move || {
+                for signal in signals.forever() {
+                    if received.swap(signal, Ordering::SeqCst) != 0 {
+                        std::process::exit(128 + signal);
+                    }
+                    stop.store(true, Ordering::SeqCst);
+                    eprintln!(
+                        "interrupted: no new round starts; the games in play finish, then the summary (interrupt again to stop at once)"
+                    );
+                }
+            })
+        };
+        Ok(Interrupt {
+            stop,
+            received,
+            handle,
+            watcher,
+        })
+    }
+
+    /// Stops watching; the first signal received, if any.
+    fn finish(self) -> Option<i32> {
+        self.handle.close();
+        let _ = self.watcher.join();
+        Some(self.received.load(Ordering::SeqCst)).filter(|&s| s != 0)
+    }
+}
+
+/// The summary in words; `total` is the number of games the match was to play.
+fn summary_text(summary: &Summary, total: u64) -> String {
     let mut text = String::new();
+    if summary.interrupted {
+        text.push_str(&format!(
+            "interrupted after {} of {total} games (every round begun was played out)\n",
+            summary.games
+        ));
+    }
     if let Some(head) = &summary.head {
         text.push_str(&format!(
             "{} vs {} ({}): {} games, {}\n  {}\n",

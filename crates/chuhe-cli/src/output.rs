@@ -11,6 +11,8 @@ pub enum CliError {
     User(String),
     /// Standard output could not be written.
     Write(io::Error),
+    /// Stopped early by this signal, its output written: exit code 128 + the signal.
+    Interrupted(i32),
 }
 
 impl CliError {
@@ -74,6 +76,9 @@ pub fn finish(result: Result<(), CliError>) -> ExitCode {
         Err(CliError::User(message)) => {
             let _ = writeln!(io::stderr(), "{}", message.replace('\n', " "));
             ExitCode::from(EXIT_USER)
+        }
+        Err(CliError::Interrupted(signal)) => {
+            ExitCode::from(u8::try_from(128 + signal).unwrap_or(u8::MAX))
         }
     }
 }

@@ -40,6 +40,18 @@ fn match_settings_are_checked() {
             vec![
                 "match",
                 "--engine",
+                "cmd=a",
+                "--engine",
+                "cmd=b",
+                "--from-round",
+                "0",
+            ],
+            "--from-round must be at least 1",
+        ),
+        (
+            vec![
+                "match",
+                "--engine",
                 "cmd=/nonexistent/engine",
                 "--engine",
                 "cmd=/nonexistent/engine",
@@ -433,4 +445,108 @@ fn books_are_read_from_epd_and_pgn_files() {
         "{line}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Starts `chuhe match --json` between two `chuhe uci` engines (20 rounds, short games) in
+/// a process group of its own, as a shell starts a job; Ctrl-C in a terminal signals the
+/// whole group.
+fn interruptible_match() -> std::process::Child {
+    use std::os::unix::process::CommandExt;
+    let (a, b) = (chuhe_engine("a", ""), chuhe_engine("b", ""));
+    let args = [
+        "match",
+        "--engine",
+        &a,
+        "--engine",
+        &b,
+        "--movetime",
+        "25",
+        "--max-plies",
+        "12",
+        "--rounds",
+        "20",
+        "--concurrency",
+        "2",
+        "--random-plies",
+        "2",
+        "--json",
+    ];
+    std::process::Command::new(env!("CARGO_BIN_EXE_chuhe"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .process_group(0)
+        .spawn()
+        .unwrap()
+}
+
+/// Sends SIGINT to the process group `child` leads once its first game has ended; returns
+/// the exit code, standard output and standard error.
+fn interrupt_after_first_game(
+    mut child: std::process::Child,
+    signals: usize,
+) -> (Option<i32>, String, String) {
+    use std::io::{BufRead, Read};
+    let stderr = child.stderr.take().unwrap();
+    let mut lines = std::io::BufReader::new(stderr).lines();
+    let mut seen = String::new();
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        seen.push_str(&line);
+        seen.push('\n');
+        if line.starts_with("game ") {
+            break;
+        }
+    }
+    for _ in 0..signals {
+        let group = format!("-{}", child.id());
+        let sent = std::process::Command::new("kill")
+            .args(["-INT", "--", &group])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    for line in lines {
+        seen.push_str(&line.unwrap());
+        seen.push('\n');
+    }
+    let mut stdout = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut stdout)
+        .unwrap();
+    let code = child.wait().unwrap().code();
+    (code, stdout, seen)
+}
+
+#[test]
+fn ctrl_c_lets_the_games_in_play_finish_then_writes_the_summary() {
+    let (code, stdout, stderr) = interrupt_after_first_game(interruptible_match(), 1);
+    assert_eq!(code, Some(130), "128 + SIGINT\n{stderr}");
+    assert!(
+        stderr.contains("interrupted: no new round starts"),
+        "{stderr}"
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout).expect(&stderr);
+    assert_eq!(v["interrupted"], true, "{stdout}");
+    let games = v["games"].as_u64().unwrap();
+    assert!(games < 40 && games % 2 == 0, "whole pairs only: {stdout}");
+    assert_eq!(v["pentanomial"]["pairs"].as_u64().unwrap() * 2, games);
+    // The engines did not get the Ctrl-C: no game was lost by a dead engine.
+    let endings = v["endings"].as_object().unwrap();
+    assert!(
+        endings.keys().all(|k| !k.contains("failed")),
+        "{stdout}\n{stderr}"
+    );
+    assert_eq!(stderr.matches("game ").count() as u64, games, "{stderr}");
+}
+
+#[test]
+fn a_second_ctrl_c_stops_at_once() {
+    let (code, stdout, stderr) = interrupt_after_first_game(interruptible_match(), 2);
+    assert_eq!(code, Some(130), "{stderr}");
+    assert_eq!(stdout, "", "no summary");
 }

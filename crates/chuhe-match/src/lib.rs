@@ -19,8 +19,8 @@ mod stats;
 mod uci;
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -161,6 +161,10 @@ pub struct MatchConfig {
     pub time_control: TimeControl,
     /// Rounds; in each, every pair plays the round's opening twice, colours swapped.
     pub rounds: u32,
+    /// The first round to play, from 1: a match from round `n` plays exactly what a match from
+    /// round 1 would have played from its round `n` on (openings, random lines, game and round
+    /// numbers), so that a match stopped after round `n − 1` can be continued.
+    pub first_round: u32,
     /// Openings.
     pub openings: Openings,
     /// Games played at once (at least 1).
@@ -408,6 +412,9 @@ pub struct Summary {
     pub tournament: Tournament,
     /// Games played.
     pub games: u32,
+    /// Whether the match was stopped from outside (the `stop` flag of [`run_match`]) before
+    /// its last round: the rounds in play were finished, later ones not started.
+    pub interrupted: bool,
     /// With two engines: the first one's figures against the second.
     #[serde(flatten)]
     pub head: Option<Figures>,
@@ -465,11 +472,31 @@ pub enum MatchError {
 /// A scheduled game: its opening, its pair and who plays first.
 #[derive(Clone, Debug)]
 struct Scheduled {
+    /// Index from 0 among all the games of a match from round 1.
     index: usize,
     round: u32,
     pair: usize,
     engines: [usize; 2],
+    /// The first of the pair's two games of the round.
+    opens_pair: bool,
     opening: Opening,
+}
+
+/// The next game to play, taken from the schedule: none when all are taken or, once `stop`
+/// is set, when the next one would begin a new pair (the second game of a pair begun is
+/// still played, so that the pair is whole).
+fn next_game<'a>(
+    schedule: &'a [Scheduled],
+    next: &Mutex<usize>,
+    stop: &AtomicBool,
+) -> Option<&'a Scheduled> {
+    let mut next = next.lock().unwrap_or_else(PoisonError::into_inner);
+    let job = schedule.get(*next)?;
+    if job.opens_pair && stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    *next += 1;
+    Some(job)
 }
 
 /// The pairs of engines that meet.
@@ -498,7 +525,9 @@ fn games_repeat(config: &MatchConfig) -> bool {
 }
 
 /// Plays the match, calling `on_event` with warnings and with each finished game (in the
-/// order games finish). Stops early when the SPRT decides or `stop` is set.
+/// order games finish). Stops early when the SPRT decides (no game starts after that) or when
+/// `stop` is set: then no new round starts, the games of the rounds in play are played to
+/// their end (so every pair of games is whole), and the summary says `interrupted`.
 pub fn run_match(
     config: &MatchConfig,
     stop: Arc<AtomicBool>,
@@ -506,6 +535,14 @@ pub fn run_match(
 ) -> Result<Summary, MatchError> {
     if config.rounds == 0 {
         return Err(MatchError::Config("--rounds must be at least 1".into()));
+    }
+    if config.first_round == 0 {
+        return Err(MatchError::Config("--from-round must be at least 1".into()));
+    }
+    if config.first_round.checked_add(config.rounds).is_none() {
+        return Err(MatchError::Config(
+            "--from-round and --rounds together go past the last round number (4294967295)".into(),
+        ));
     }
     if config.concurrency == 0 {
         return Err(MatchError::Config(
@@ -552,21 +589,25 @@ pub fn run_match(
     }
     let pairs_of_engines = pairings(config.engines.len(), config.tournament);
     let schedule = Arc::new(schedule(config, &pairs_of_engines)?);
-    let next = Arc::new(AtomicUsize::new(0));
+    let next = Arc::new(Mutex::new(0_usize));
+    // Set when the SPRT decides: workers start no game after that.
+    let decided = Arc::new(AtomicBool::new(false));
     let (tx, rx) = mpsc::channel::<GameReport>();
     let workers = config.concurrency.min(64).min(schedule.len());
     let mut handles = Vec::new();
     for _ in 0..workers {
-        let (schedule, next, tx, stop) = (schedule.clone(), next.clone(), tx.clone(), stop.clone());
+        let (schedule, next, tx) = (schedule.clone(), next.clone(), tx.clone());
+        let (stop, decided) = (stop.clone(), decided.clone());
         let config = config.clone();
         handles.push(thread::spawn(move || {
             let mut engines: HashMap<usize, UciEngine> = HashMap::new();
             loop {
-                if stop.load(Ordering::Relaxed) {
+                if decided.load(Ordering::Relaxed) {
                     break;
                 }
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(job) = schedule.get(i) else { break };
+                let Some(job) = next_game(&schedule, &next, &stop) else {
+                    break;
+                };
                 let Some(report) = play_game(&config, job, &mut engines) else {
                     continue;
                 };
@@ -601,7 +642,7 @@ pub fn run_match(
         });
         if let Some(sprt) = &config.sprt {
             if sprt.verdict_of(sprt.llr_pentanomial(&pair.pentanomial)) != SprtVerdict::Continue {
-                stop.store(true, Ordering::Relaxed);
+                decided.store(true, Ordering::Relaxed);
             }
         }
     }
@@ -650,6 +691,9 @@ pub fn run_match(
         engines: config.engines.iter().map(|e| e.name.clone()).collect(),
         tournament: config.tournament,
         games: finished,
+        interrupted: stop.load(Ordering::Relaxed)
+            && !decided.load(Ordering::Relaxed)
+            && (finished as usize) < schedule.len(),
         head: (config.engines.len() == 2).then(|| pair_summaries[0].figures.clone()),
         pairs: pair_summaries,
         standings,
@@ -686,7 +730,8 @@ fn schedule(config: &MatchConfig, pairs: &[[usize; 2]]) -> Result<Vec<Scheduled>
         Openings::RandomPlies { seed, .. } => SmallRng::seed_from_u64(*seed),
         Openings::Book { .. } => SmallRng::seed_from_u64(0),
     };
-    for round in 0..config.rounds {
+    let first = config.first_round.saturating_sub(1);
+    for round in 0..first.saturating_add(config.rounds) {
         let opening = match &config.openings {
             Openings::Book { .. } => book[round as usize % book.len()].clone(),
             Openings::RandomPlies { plies, .. } => Opening {
@@ -694,13 +739,17 @@ fn schedule(config: &MatchConfig, pairs: &[[usize; 2]]) -> Result<Vec<Scheduled>
                 moves: random_line(config.game, *plies, &mut rng),
             },
         };
+        if round < first {
+            continue; // played before: only its random line is drawn, to keep the sequence
+        }
         for (pair, &[a, b]) in pairs.iter().enumerate() {
-            for engines in [[a, b], [b, a]] {
+            for (k, engines) in [[a, b], [b, a]].into_iter().enumerate() {
                 out.push(Scheduled {
-                    index: out.len(),
+                    index: (round as usize * pairs.len() + pair) * 2 + k,
                     round: round + 1,
                     pair,
                     engines,
+                    opens_pair: k == 0,
                     opening: opening.clone(),
                 });
             }
@@ -946,4 +995,38 @@ fn play_game(
         pcn,
         pgn,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn once_stopped_only_the_second_game_of_a_begun_pair_starts() {
+        let config = MatchConfig {
+            game: GameKind::Xiangqi,
+            engines: Vec::new(),
+            tournament: Tournament::RoundRobin,
+            time_control: TimeControl::Depth(1),
+            rounds: 3,
+            first_round: 1,
+            openings: Openings::positions(&["start"]),
+            concurrency: 3,
+            max_plies: 10,
+            resign: None,
+            draw: None,
+            time_margin: Duration::ZERO,
+            sprt: None,
+            event: String::new(),
+            log: None,
+        };
+        let schedule = schedule(&config, &[[0, 1]]).unwrap();
+        let (next, stop) = (Mutex::new(0), AtomicBool::new(false));
+        let take = || next_game(&schedule, &next, &stop).map(|g| g.index);
+        // Three games at once: both of round 1, the first of round 2.
+        assert_eq!([take(), take(), take()], [Some(0), Some(1), Some(2)]);
+        stop.store(true, Ordering::Relaxed);
+        // Round 2's second game still starts; round 3 does not, however often asked.
+        assert_eq!([take(), take(), take()], [Some(3), None, None]);
+    }
 }

@@ -260,16 +260,20 @@ impl UciEngine {
         variant: Option<&str>,
         log: Option<EngineLog>,
     ) -> Result<UciEngine, EngineError> {
-        let mut child = Command::new(&spec.command)
+        let mut command = Command::new(&spec.command);
+        command
             .args(&spec.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| EngineError::Start {
-                command: spec.command.clone(),
-                reason: e.to_string(),
-            })?;
+            .stderr(Stdio::null());
+        // Its own process group: a Ctrl-C in the terminal goes to the match runner, which
+        // lets the games in play finish, not to the engines playing them.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let mut child = command.spawn().map_err(|e| EngineError::Start {
+            command: spec.command.clone(),
+            reason: e.to_string(),
+        })?;
         let (stdin, stdout) = match (child.stdin.take(), child.stdout.take()) {
             (Some(i), Some(o)) => (i, o),
             _ => {

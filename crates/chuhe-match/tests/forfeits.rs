@@ -54,6 +54,7 @@ fn play(engines: [EngineSpec; 2], tc: TimeControl, max_plies: u32) -> Vec<GameRe
         tournament: Tournament::RoundRobin,
         time_control: tc,
         rounds: 1,
+        first_round: 1,
         openings: Openings::positions(&["start"]),
         concurrency: 1,
         max_plies,

@@ -73,6 +73,7 @@ fn config(engines: Vec<EngineSpec>) -> MatchConfig {
         tournament: Tournament::RoundRobin,
         time_control: TimeControl::Depth(1),
         rounds: 1,
+        first_round: 1,
         openings: Openings::positions(&["start"]),
         concurrency: 1,
         max_plies: 6,
@@ -333,4 +334,82 @@ fn books_are_read_in_every_format_and_order() {
     sorted.sort();
     sorted.dedup();
     assert_eq!(sorted.len(), 10, "every opening once");
+}
+
+/// What identifies a game across two matches: its number, round, start and moves.
+fn game_key(r: &GameReport) -> (usize, u32, String, Vec<String>) {
+    let moves = r.pcn.moves.iter().map(|(m, _)| m.clone()).collect();
+    (r.index, r.round, r.pcn.setup.clone(), moves)
+}
+
+#[test]
+fn a_match_from_round_n_plays_what_the_whole_match_plays_from_there() {
+    let engines = || vec![mock("a", &shuffle(0)), mock("b", &shuffle(0))];
+    let books = [
+        Openings::positions(&[
+            "start",
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1",
+            "rnbakabnr/9/1c2c4/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2",
+        ]),
+        Openings::RandomPlies { plies: 4, seed: 7 },
+    ];
+    for openings in books {
+        let mut whole = config(engines());
+        whole.rounds = 4;
+        whole.openings = openings.clone();
+        let (_, all, _) = play(&whole);
+        let mut rest = config(engines());
+        rest.rounds = 2;
+        rest.first_round = 3;
+        rest.openings = openings;
+        let (summary, later, _) = play(&rest);
+        assert_eq!(summary.games, 4);
+        assert!(!summary.interrupted);
+        let expected: Vec<_> = all[4..].iter().map(game_key).collect();
+        let got: Vec<_> = later.iter().map(game_key).collect();
+        assert_eq!(
+            got, expected,
+            "rounds 3 and 4, numbered as in the whole match"
+        );
+        // Rounds 3 and 4 are not rounds 1 and 2 again.
+        let opening = |k: &(usize, u32, String, Vec<String>)| (k.2.clone(), k.3.clone());
+        assert_ne!(opening(&game_key(&all[0])), opening(&got[0]));
+    }
+    let mut bad = config(engines());
+    bad.first_round = 0;
+    assert!(
+        run_match(&bad, Arc::new(AtomicBool::new(false)), &mut |_| {})
+            .unwrap_err()
+            .to_string()
+            .contains("--from-round")
+    );
+}
+
+#[test]
+fn a_stopped_match_plays_out_the_rounds_begun_and_says_so() {
+    // Stopped before it begins: no game, and the summary says it was interrupted.
+    let mut cfg = config(vec![mock("a", &shuffle(0)), mock("b", &shuffle(0))]);
+    cfg.rounds = 3;
+    let summary = run_match(&cfg, Arc::new(AtomicBool::new(true)), &mut |_| {}).unwrap();
+    assert_eq!((summary.games, summary.interrupted), (0, true));
+
+    // Stopped when the first game ends, three games at once: whatever the timing, the pairs
+    // begun are played out and no new one begins (the order itself is tested in the crate).
+    cfg.concurrency = 3;
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut finished = Vec::new();
+    let summary = run_match(&cfg, stop.clone(), &mut |e| {
+        if let MatchEvent::Game { report, .. } = e {
+            stop.store(true, Ordering::SeqCst);
+            finished.push(report.index);
+        }
+    })
+    .unwrap();
+    finished.sort();
+    let head = summary.head.as_ref().unwrap();
+    assert_eq!(summary.games % 2, 0, "whole pairs only: {finished:?}");
+    assert_eq!(head.pentanomial.pairs * 2, summary.games);
+    assert_eq!(summary.interrupted, summary.games < 6);
+    let json = serde_json::to_value(&summary).unwrap();
+    assert_eq!(json["interrupted"], summary.interrupted);
 }
