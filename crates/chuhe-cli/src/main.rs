@@ -337,6 +337,8 @@ enum Command {
     },
     /// Plays games between two UCI engines, judged by chuhe: W/D/L, Elo, SPRT, PCN records.
     Match(match_cmd::MatchArgs),
+    /// Counts games already played from their PCN records (`match --pcn-dir`), as `match` counts them: a match played in slices.
+    Tally(match_cmd::TallyArgs),
     /// Speaks UCI (or, after the command `ucci`, UCCI) on standard input and output: the
     /// engine for GUIs and match runners.
     Uci {
@@ -575,6 +577,7 @@ fn run(cli: Cli, out: &mut Output) -> Result<(), CliError> {
             convert(&position, from, &to, &items, out)
         }
         Command::Match(args) => match_cmd::run(&args, out),
+        Command::Tally(args) => match_cmd::tally(&args, out),
         Command::Uci { game } => engine_cmd::uci(game),
         Command::Bench(args) => engine_cmd::bench(&args, out),
         Command::Analyze(args) => engine_cmd::analyze(&args, out),

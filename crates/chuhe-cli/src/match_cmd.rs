@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use chuhe_match::{
     BookFormat, DrawAdjudication, EloModel, EngineLog, EngineSpec, Figures, MatchConfig,
-    MatchEvent, OpeningOrder, Openings, PairStats, Sprt, Summary, TimeControl, Tournament,
+    MatchEvent, OpeningOrder, Openings, PairStats, PlayedGame, Sprt, Summary, TimeControl,
+    Tournament,
 };
 
 use crate::output::{CliError, Output};
@@ -103,6 +104,91 @@ pub struct MatchArgs {
     json: bool,
 }
 
+/// The flags of `chuhe tally`.
+#[derive(clap::Args, Debug)]
+#[command(args_override_self = true)]
+pub struct TallyArgs {
+    /// PCN records of finished games, as `chuhe match --pcn-dir` writes them: files (one record or several) or folders (their `.pcn` files, by name). Each path is one group: a round's two games pair up within it.
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// The SPRT to report on the game pairs: `elo0,elo1,alpha,beta`.
+    #[arg(long)]
+    sprt: Option<String>,
+    /// The Elo of --sprt's bounds: `normalized` (as fastchess) or `logistic` (as cutechess-cli).
+    #[arg(long, value_enum, default_value = "normalized")]
+    sprt_model: ModelArg,
+    /// Print the summary as one JSON object, as `chuhe match --json` does.
+    #[arg(long)]
+    json: bool,
+}
+
+/// `chuhe tally`: the summary `chuhe match` would give of games already played.
+pub fn tally(args: &TallyArgs, out: &mut Output) -> Result<(), CliError> {
+    let sprt = sprt_of(args.sprt.as_deref(), args.sprt_model)?;
+    let mut games = Vec::new();
+    for (group, path) in args.paths.iter().enumerate() {
+        let files = if path.is_dir() {
+            let entries = std::fs::read_dir(path)
+                .map_err(|e| user(format!("cannot read {}: {e}", path.display())))?;
+            let mut files = Vec::new();
+            for entry in entries {
+                let entry =
+                    entry.map_err(|e| user(format!("cannot read {}: {e}", path.display())))?;
+                let file = entry.path();
+                if file.extension().is_some_and(|x| x == "pcn") {
+                    files.push(file);
+                }
+            }
+            if files.is_empty() {
+                return Err(user(format!("{}: no .pcn files in it", path.display())));
+            }
+            files.sort();
+            files
+        } else {
+            vec![path.clone()]
+        };
+        for file in files {
+            read_records(&file, group, &mut games)?;
+        }
+    }
+    let summary = chuhe_match::tally(&games, sprt).map_err(user)?;
+    for warning in &summary.warnings {
+        eprintln!("warning: {warning}");
+    }
+    if args.json {
+        let value = serde_json::to_value(&summary).map_err(user)?;
+        return out.write(&format!("{value}\n"));
+    }
+    out.write(&summary_text(&summary, u64::from(summary.games)))
+}
+
+/// Appends the records of one PCN file to `games`.
+fn read_records(
+    file: &std::path::Path,
+    group: usize,
+    games: &mut Vec<PlayedGame>,
+) -> Result<(), CliError> {
+    let reader = std::fs::File::open(file)
+        .map(std::io::BufReader::new)
+        .map_err(|e| user(format!("cannot read {}: {e}", file.display())))?;
+    let before = games.len();
+    for text in chuhe::record_stream::texts(reader) {
+        let text = text.map_err(|e| user(format!("{}: {e}", file.display())))?;
+        let label = if text.index == 1 {
+            file.display().to_string()
+        } else {
+            format!("{} (record {})", file.display(), text.index)
+        };
+        let pcn = chuhe::notation::pcn::Pcn::from_json(&text.text)
+            .map_err(|e| user(format!("{label}: {e}")))?;
+        games.push(PlayedGame { label, group, pcn });
+    }
+    if games.len() == before {
+        return Err(user(format!("{}: no PCN record in it", file.display())));
+    }
+    Ok(())
+}
+
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
 enum TournamentArg {
     RoundRobin,
@@ -132,6 +218,18 @@ enum ModelArg {
 
 fn user(e: impl ToString) -> CliError {
     CliError::user(e.to_string())
+}
+
+/// The SPRT of `--sprt` and `--sprt-model`.
+fn sprt_of(text: Option<&str>, model: ModelArg) -> Result<Option<Sprt>, CliError> {
+    let sprt = text.map(Sprt::parse).transpose().map_err(user)?;
+    Ok(sprt.map(|mut s| {
+        s.model = match model {
+            ModelArg::Normalized => EloModel::Normalized,
+            ModelArg::Logistic => EloModel::Logistic,
+        };
+        s
+    }))
 }
 
 /// Two or three numbers separated by commas.
@@ -248,19 +346,7 @@ fn config(args: &MatchArgs) -> Result<MatchConfig, CliError> {
                 })?,
         ),
     };
-    let sprt = args
-        .sprt
-        .as_deref()
-        .map(Sprt::parse)
-        .transpose()
-        .map_err(user)?
-        .map(|mut s| {
-            s.model = match args.sprt_model {
-                ModelArg::Normalized => EloModel::Normalized,
-                ModelArg::Logistic => EloModel::Logistic,
-            };
-            s
-        });
+    let sprt = sprt_of(args.sprt.as_deref(), args.sprt_model)?;
     if sprt.is_some() && engines.len() != 2 {
         return Err(user(
             "--sprt tests one engine against another: give exactly two --engine",

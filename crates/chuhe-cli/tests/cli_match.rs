@@ -550,3 +550,98 @@ fn a_second_ctrl_c_stops_at_once() {
     assert_eq!(code, Some(130), "{stderr}");
     assert_eq!(stdout, "", "no summary");
 }
+
+#[test]
+fn a_match_in_two_slices_tallies_as_the_whole_match() {
+    let dir = std::env::temp_dir().join(format!("chuhe-tally-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (a, b) = (chuhe_engine("a", ""), chuhe_engine("b", ""));
+    let play = |name: &str, rounds: &[&str]| -> serde_json::Value {
+        let records = dir.join(name).display().to_string();
+        let flags = "--depth 1 --max-plies 9 --random-plies 3 --seed 5 --json";
+        let mut args = vec![
+            "match",
+            "--engine",
+            &a,
+            "--engine",
+            &b,
+            "--pcn-dir",
+            &records,
+        ];
+        args.extend(flags.split(' '));
+        args.extend_from_slice(rounds);
+        let run = chuhe(&args);
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+        serde_json::from_str(&run.stdout).unwrap()
+    };
+    let whole = play("whole", &["--rounds", "3"]);
+    let later = play("later", &["--from-round", "2", "--rounds", "2"]);
+    assert_eq!(later["games"], 4);
+    // The later slice is the whole match's rounds 2 and 3, numbered as there.
+    let record = |slice: &str, n: usize| {
+        std::fs::read_to_string(dir.join(slice).join(format!("game-{n:04}.pcn"))).unwrap()
+    };
+    let without_times = |text: String| {
+        let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        for m in v["moves"].as_array_mut().unwrap() {
+            *m = m[0].clone();
+        }
+        v
+    };
+    for n in 3..=6 {
+        assert_eq!(
+            without_times(record("later", n)),
+            without_times(record("whole", n)),
+            "game {n}"
+        );
+    }
+    // Round 1 of the whole match and the later slice, in one folder: the whole match.
+    let joined = dir.join("joined");
+    std::fs::create_dir_all(&joined).unwrap();
+    for n in 1..=2 {
+        std::fs::write(joined.join(format!("game-{n:04}.pcn")), record("whole", n)).unwrap();
+    }
+    for n in 3..=6 {
+        std::fs::write(joined.join(format!("game-{n:04}.pcn")), record("later", n)).unwrap();
+    }
+    let joined_arg = joined.display().to_string();
+    let run = chuhe(&["tally", &joined_arg, "--json"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let tallied: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    for key in [
+        "games",
+        "tally",
+        "score",
+        "elo",
+        "pentanomial",
+        "endings",
+        "standings",
+    ] {
+        assert_eq!(tallied[key], whole[key], "{key}");
+    }
+    assert_eq!(tallied["interrupted"], false);
+    // In words, as `chuhe match` writes its summary.
+    let text = chuhe(&["tally", &joined_arg]);
+    assert!(
+        text.stdout.starts_with("a vs b (xiangqi): 6 games, "),
+        "{}",
+        text.stdout
+    );
+    // A lone game is counted and named; what is not a record is refused with its name.
+    let lone = joined.join("game-0006.pcn").display().to_string();
+    let run = chuhe(&["tally", &lone]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("warning: round 3 of "),
+        "{}",
+        run.stderr
+    );
+    std::fs::write(joined.join("game-0007.pcn"), "{\"setup\": 5}").unwrap();
+    let line = fails(&["tally", &joined_arg]);
+    assert!(line.contains("game-0007.pcn"), "{line}");
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    assert!(fails(&["tally", &empty.display().to_string()]).contains("no .pcn files"));
+    assert!(fails(&["tally", "/nonexistent/records"]).contains("cannot read"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -8,7 +8,8 @@
 //! cap, draw and resign adjudication, Elo with its error from single games and from game
 //! pairs (pentanomial), an SPRT on the pairs that stops early, a log of every line to and
 //! from the engines; every game comes back as a PCN record (and PGN for Xiangqi). An engine
-//! that crashes loses its game and is started again for the next one.
+//! that crashes loses its game and is started again for the next one. Games already played
+//! are counted again from their PCN records by [`tally`] (a match run in several slices).
 //!
 //! The `chuhe match` command is a thin user of this crate.
 #![forbid(unsafe_code)]
@@ -16,6 +17,7 @@
 
 mod openings;
 mod stats;
+mod tally;
 mod uci;
 
 use std::collections::{BTreeMap, HashMap};
@@ -35,6 +37,7 @@ pub use openings::{read_book, BookFormat, Opening};
 pub use stats::{
     elo_to_score, score_to_elo, tidy, EloEstimate, EloModel, Pentanomial, Sprt, SprtVerdict, Tally,
 };
+pub use tally::{tally, PlayedGame};
 pub use uci::{EngineError, EngineLog, EngineSpec, UciEngine};
 
 /// How long each side may think.
@@ -467,6 +470,14 @@ pub enum MatchError {
     /// Nothing to play.
     #[error("{0}")]
     Config(String),
+    /// A game record that [`tally`] cannot count.
+    #[error("{label}: {message}")]
+    Record {
+        /// Where it was read.
+        label: String,
+        /// What is wrong.
+        message: String,
+    },
 }
 
 /// A scheduled game: its opening, its pair and who plays first.
@@ -628,13 +639,11 @@ pub fn run_match(
             ..PairStats::default()
         })
         .collect();
-    let mut endings = BTreeMap::new();
     let mut finished = 0;
     for report in rx {
         finished += 1;
         let pair = &mut pairs[report.pair];
         pair.add(&report);
-        *endings.entry(report.reason.clone()).or_insert(0) += 1;
         on_event(MatchEvent::Game {
             report: &report,
             pair,
@@ -649,11 +658,36 @@ pub fn run_match(
     for h in handles {
         let _ = h.join();
     }
-    let name = |i: usize| config.engines[i].name.clone();
-    let mut standings: Vec<Standing> = (0..config.engines.len())
+    let names = config.engines.iter().map(|e| e.name.clone()).collect();
+    let summary = summarize(
+        config.game,
+        config.tournament,
+        names,
+        &pairs,
+        config.sprt.as_ref(),
+    );
+    Ok(Summary {
+        interrupted: stop.load(Ordering::Relaxed)
+            && !decided.load(Ordering::Relaxed)
+            && (finished as usize) < schedule.len(),
+        warnings,
+        ..summary
+    })
+}
+
+/// The summary of the games counted in `pairs` (`interrupted` false, no warnings): each
+/// pair's figures, the standings, the endings.
+fn summarize(
+    game: GameKind,
+    tournament: Tournament,
+    names: Vec<String>,
+    pairs: &[PairStats],
+    sprt: Option<&Sprt>,
+) -> Summary {
+    let mut standings: Vec<Standing> = (0..names.len())
         .map(|i| {
             let mut tally = Tally::default();
-            for p in &pairs {
+            for p in pairs {
                 if p.engines[0] == i {
                     tally.wins += p.tally.wins;
                     tally.draws += p.tally.draws;
@@ -666,7 +700,7 @@ pub fn run_match(
             }
             let elo = tally.elo();
             Standing {
-                engine: name(i),
+                engine: names[i].clone(),
                 games: tally.games(),
                 tally,
                 points: tally.wins as f64 + 0.5 * tally.draws as f64,
@@ -677,29 +711,33 @@ pub fn run_match(
         })
         .collect();
     standings.sort_by(|a, b| b.points.total_cmp(&a.points).then(a.games.cmp(&b.games)));
+    let mut endings = BTreeMap::new();
+    for p in pairs {
+        for (reason, n) in &p.endings {
+            *endings.entry(reason.clone()).or_insert(0) += n;
+        }
+    }
     let pair_summaries: Vec<PairSummary> = pairs
         .iter()
         .map(|p| PairSummary {
-            engines: [name(p.engines[0]), name(p.engines[1])],
+            engines: [names[p.engines[0]].clone(), names[p.engines[1]].clone()],
             games: p.tally.games(),
-            figures: p.figures(config.sprt.as_ref()),
+            figures: p.figures(sprt),
             endings: p.endings.clone(),
         })
         .collect();
-    Ok(Summary {
-        game: config.game,
-        engines: config.engines.iter().map(|e| e.name.clone()).collect(),
-        tournament: config.tournament,
-        games: finished,
-        interrupted: stop.load(Ordering::Relaxed)
-            && !decided.load(Ordering::Relaxed)
-            && (finished as usize) < schedule.len(),
-        head: (config.engines.len() == 2).then(|| pair_summaries[0].figures.clone()),
+    Summary {
+        game,
+        tournament,
+        games: pairs.iter().map(|p| p.tally.games()).sum(),
+        interrupted: false,
+        head: (names.len() == 2).then(|| pair_summaries[0].figures.clone()),
+        engines: names,
         pairs: pair_summaries,
         standings,
         endings,
-        warnings,
-    })
+        warnings: Vec::new(),
+    }
 }
 
 /// Every game of the match: per round one opening, which each pair plays twice, colours

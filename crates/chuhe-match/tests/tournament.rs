@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use chuhe::{GameKind, Status};
 use chuhe_match::{
-    read_book, run_match, BookFormat, DrawAdjudication, EngineLog, EngineSpec, GameReport,
-    MatchConfig, MatchEvent, OpeningOrder, Openings, Summary, TimeControl, Tournament,
+    read_book, run_match, tally, BookFormat, DrawAdjudication, EngineLog, EngineSpec, GameReport,
+    MatchConfig, MatchEvent, OpeningOrder, Openings, PlayedGame, Summary, TimeControl, Tournament,
 };
 
 /// A mock engine that lists the option `Hash`, refuses any other `setoption` with an
@@ -412,4 +412,105 @@ fn a_stopped_match_plays_out_the_rounds_begun_and_says_so() {
     assert_eq!(summary.interrupted, summary.games < 6);
     let json = serde_json::to_value(&summary).unwrap();
     assert_eq!(json["interrupted"], summary.interrupted);
+}
+
+#[test]
+fn tally_counts_the_records_of_a_match_as_the_match_did() {
+    let mut cfg = config(vec![
+        mock("a", &shuffle(0)),
+        mock("b", LOSER),
+        mock("c", &shuffle(0)),
+    ]);
+    cfg.rounds = 2;
+    let (summary, reports, _) = play(&cfg);
+    // Read back in another order, as files of a folder may be: the same figures.
+    let mut games: Vec<PlayedGame> = reports
+        .iter()
+        .map(|r| PlayedGame {
+            label: format!("game-{}", r.index + 1),
+            group: 0,
+            pcn: r.pcn.clone(),
+        })
+        .collect();
+    games.reverse();
+    let again = tally(&games, None).unwrap();
+    assert_eq!(again.games, 12);
+    assert!(again.warnings.is_empty(), "{:?}", again.warnings);
+    assert_eq!(again.endings, summary.endings);
+    // Ties stand in the engines' order, which differs (the records name c first, the match
+    // a): compare by name.
+    let standings = |s: &Summary| {
+        let value = serde_json::to_value(s).unwrap();
+        let mut list = value["standings"].as_array().unwrap().clone();
+        list.sort_by_key(|e| e["engine"].to_string());
+        list
+    };
+    assert_eq!(standings(&again), standings(&summary));
+    for pair in &summary.pairs {
+        let same = again
+            .pairs
+            .iter()
+            .find(|p| {
+                p.engines == pair.engines || p.engines == [1, 0].map(|i| pair.engines[i].clone())
+            })
+            .unwrap();
+        let (t, u) = (&same.figures.tally, &pair.figures.tally);
+        let counts = same.figures.pentanomial.counts;
+        if same.engines == pair.engines {
+            assert_eq!((t.wins, t.draws, t.losses), (u.wins, u.draws, u.losses));
+            assert_eq!(counts, pair.figures.pentanomial.counts);
+        } else {
+            assert_eq!((t.wins, t.draws, t.losses), (u.losses, u.draws, u.wins));
+            let mut reversed = pair.figures.pentanomial.counts;
+            reversed.reverse();
+            assert_eq!(counts, reversed);
+        }
+    }
+}
+
+#[test]
+fn tally_refuses_records_it_cannot_pair_and_names_the_file() {
+    let start = "rheag^ae1r/9/1c4hc1/s1s1s1s1s/9/9/S1S1S1S1S/1C2C4/9/RHEAG^AEHR / X/x";
+    let record = |label: &str, round: &str, first: &str, second: &str, end: &str| PlayedGame {
+        label: label.into(),
+        group: 0,
+        pcn: chuhe::notation::pcn::Pcn::from_json(&format!(
+            r#"{{"meta": {{"game": "xiangqi"{round}}},
+                "sides": {{"first": {{"name": "{first}"}}, "second": {{"name": "{second}"}}}},
+                "setup": "{start}", "moves": [["h1-g3", 1.0]]{end}}}"#
+        ))
+        .unwrap(),
+    };
+    let won = r#", "status": "resignation", "winner": "first""#;
+    let r1 = r#", "round": 1"#;
+    let refusal = |games: &[PlayedGame]| tally(games, None).unwrap_err().to_string();
+    let ab = record("g1", r1, "a", "b", won);
+    let ba = record("g2", r1, "b", "a", won);
+    // A round's second game with the same colours, a third game, no round, no result.
+    let again = record("g3", r1, "a", "b", won);
+    assert!(refusal(&[ab.clone(), again.clone()])
+        .starts_with("g3: round 1: 'a' had the first move in both"));
+    let third = record("g3", r1, "b", "a", won);
+    assert!(refusal(&[ab.clone(), ba.clone(), third]).contains("g3: a third game of round 1"));
+    assert!(refusal(&[record("g4", "", "a", "b", won)]).contains("g4: no meta.round"));
+    assert!(refusal(&[record("g5", r1, "a", "b", "")]).contains("g5: the game is not finished"));
+    assert!(refusal(&[record("g6", r1, "a", "a", won)]).contains("played both sides"));
+    // A result the rules contradict: the record is replayed.
+    let mate = r#", "status": "checkmate", "winner": "first""#;
+    assert!(refusal(&[record("g7", r1, "a", "b", mate)]).starts_with("g7: "));
+    assert!(refusal(&[]).contains("no game records"));
+    // The same round in another group is another pair; a lone game is a warning.
+    let other = PlayedGame { group: 1, ..again };
+    let summary = tally(&[ab, ba, other], None).unwrap();
+    let head = summary.head.unwrap();
+    assert_eq!((summary.games, head.pentanomial.pairs), (3, 1));
+    assert_eq!(
+        head.pentanomial.counts,
+        [0, 0, 1, 0, 0],
+        "a won once each way"
+    );
+    assert_eq!(
+        summary.warnings,
+        ["round 1 of a vs b (group 2): one game only, left out of the game pairs"]
+    );
 }
