@@ -559,15 +559,8 @@ fn a_match_in_two_slices_tallies_as_the_whole_match() {
     let play = |name: &str, rounds: &[&str]| -> serde_json::Value {
         let records = dir.join(name).display().to_string();
         let flags = "--depth 1 --max-plies 9 --random-plies 3 --seed 5 --json";
-        let mut args = vec![
-            "match",
-            "--engine",
-            &a,
-            "--engine",
-            &b,
-            "--pcn-dir",
-            &records,
-        ];
+        let mut args = vec!["match", "--engine", &a, "--engine", &b];
+        args.extend(["--pcn-dir", &records]);
         args.extend(flags.split(' '));
         args.extend_from_slice(rounds);
         let run = chuhe(&args);

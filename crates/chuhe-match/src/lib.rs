@@ -769,7 +769,13 @@ fn schedule(config: &MatchConfig, pairs: &[[usize; 2]]) -> Result<Vec<Scheduled>
         Openings::Book { .. } => SmallRng::seed_from_u64(0),
     };
     let first = config.first_round.saturating_sub(1);
-    for round in 0..first.saturating_add(config.rounds) {
+    // A book's round is its index; random lines are drawn in turn, so earlier rounds' lines
+    // are drawn (and dropped) to reach round `first`'s.
+    let drawn_from = match config.openings {
+        Openings::Book { .. } => first,
+        Openings::RandomPlies { .. } => 0,
+    };
+    for round in drawn_from..first.saturating_add(config.rounds) {
         let opening = match &config.openings {
             Openings::Book { .. } => book[round as usize % book.len()].clone(),
             Openings::RandomPlies { plies, .. } => Opening {
