@@ -52,6 +52,20 @@ fn match_settings_are_checked() {
             vec![
                 "match",
                 "--engine",
+                "cmd=a",
+                "--engine",
+                "cmd=b",
+                "--random-plies",
+                "4",
+                "--from-round",
+                "4000000000",
+            ],
+            "a match has at most 1000000 rounds",
+        ),
+        (
+            vec![
+                "match",
+                "--engine",
                 "cmd=/nonexistent/engine",
                 "--engine",
                 "cmd=/nonexistent/engine",

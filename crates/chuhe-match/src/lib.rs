@@ -535,6 +535,11 @@ fn games_repeat(config: &MatchConfig) -> bool {
             .all(|e| fixed(e.time_control.unwrap_or(config.time_control)))
 }
 
+/// The highest round a match may reach (`--from-round` + `--rounds` − 1). Every round is
+/// scheduled up front, and random opening lines are drawn in turn from round 1, so a bound
+/// keeps a mistyped number from filling memory or drawing lines for hours.
+pub const MAX_ROUND: u32 = 1_000_000;
+
 /// Plays the match, calling `on_event` with warnings and with each finished game (in the
 /// order games finish). Stops early when the SPRT decides (no game starts after that) or when
 /// `stop` is set: then no new round starts, the games of the rounds in play are played to
@@ -550,10 +555,12 @@ pub fn run_match(
     if config.first_round == 0 {
         return Err(MatchError::Config("--from-round must be at least 1".into()));
     }
-    if config.first_round.checked_add(config.rounds).is_none() {
-        return Err(MatchError::Config(
-            "--from-round and --rounds together go past the last round number (4294967295)".into(),
-        ));
+    let last_round = u64::from(config.first_round) + u64::from(config.rounds) - 1;
+    if last_round > u64::from(MAX_ROUND) {
+        return Err(MatchError::Config(format!(
+            "--from-round {} and --rounds {} reach round {last_round}; a match has at most {MAX_ROUND} rounds",
+            config.first_round, config.rounds
+        )));
     }
     if config.concurrency == 0 {
         return Err(MatchError::Config(

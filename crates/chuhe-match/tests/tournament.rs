@@ -9,6 +9,7 @@ use chuhe::{GameKind, Status};
 use chuhe_match::{
     read_book, run_match, tally, BookFormat, DrawAdjudication, EngineLog, EngineSpec, GameReport,
     MatchConfig, MatchEvent, OpeningOrder, Openings, PlayedGame, Summary, TimeControl, Tournament,
+    MAX_ROUND,
 };
 
 /// A mock engine that lists the option `Hash`, refuses any other `setoption` with an
@@ -383,6 +384,36 @@ fn a_match_from_round_n_plays_what_the_whole_match_plays_from_there() {
             .to_string()
             .contains("--from-round")
     );
+}
+
+#[test]
+fn a_match_past_the_last_round_is_refused_at_once() {
+    // Random lines are drawn in turn from round 1: a mistyped --from-round would draw them
+    // for hours, and every round is scheduled up front. Refused before any engine starts.
+    let refusal = |first_round: u32, rounds: u32| {
+        let mut cfg = config(vec![mock("a", &shuffle(0)), mock("b", &shuffle(0))]);
+        cfg.openings = Openings::RandomPlies { plies: 4, seed: 7 };
+        cfg.first_round = first_round;
+        cfg.rounds = rounds;
+        run_match(&cfg, Arc::new(AtomicBool::new(false)), &mut |_| {})
+            .err()
+            .map(|e| e.to_string())
+    };
+    assert_eq!(
+        refusal(4_000_000_000, 1).as_deref(),
+        Some(
+            "--from-round 4000000000 and --rounds 1 reach round 4000000000; \
+             a match has at most 1000000 rounds"
+        )
+    );
+    assert_eq!(
+        refusal(u32::MAX, u32::MAX).as_deref(),
+        Some(
+            "--from-round 4294967295 and --rounds 4294967295 reach round 8589934589; \
+             a match has at most 1000000 rounds"
+        )
+    );
+    assert!(refusal(MAX_ROUND, 2).is_some(), "one round past the last");
 }
 
 #[test]
