@@ -413,7 +413,10 @@ fn a_match_past_the_last_round_is_refused_at_once() {
              a match has at most 1000000 rounds"
         )
     );
-    assert!(refusal(MAX_ROUND, 2).is_some(), "one round past the last");
+    assert!(
+        refusal(MAX_ROUND, 2).is_some_and(|e| e.contains("reach round 1000001;")),
+        "one round past the last"
+    );
 }
 
 #[test]
