@@ -153,17 +153,37 @@ test("two browsers through the invite link, a spectator, draw offers", async (t)
   await myMove(a);
   await a.locator("#invite-link").waitFor();
   const invite = await a.inputValue("#invite-link");
-  assert.match(invite, new RegExp(`^${s.url}/g/${id}\\?token=[0-9a-f]+$`));
+  assert.match(invite, new RegExp(`^${s.url}/g/${id}\\?invite=[0-9a-f]+$`));
   const watch = await a.getAttribute("#watch-link", "href");
   assert.equal(watch, `/g/${id}`);
   await shot(a, "b-1-creator-invite");
 
+  // The creator opening their own invite link in another tab keeps their seat.
+  const a2 = await s.pageBeside(a, "A, second tab");
+  await a2.goto(invite);
+  await a2.waitForURL(`${s.url}/g/${id}`);
+  await myMove(a2);
+  assert.equal((await state(a2)).you, "first");
+  assert.equal((await state(a)).you, "first");
+  await a2.close();
+
   const b = await s.page("B");
   await b.goto(invite);
-  await b.waitForURL(`${s.url}/g/${id}`); // the token moved into a cookie
+  await b.waitForURL(`${s.url}/g/${id}`); // the page joined and dropped the code
   await movesShown(b, 0);
-  await b.waitForFunction(() => document.querySelector("#status").textContent === "First to move");
+  await b.waitForFunction(() => document.querySelector("#status").textContent === "South to move");
   assert.equal((await state(b)).you, "second");
+  // The players' names are shown, each a guest.
+  await b.waitForFunction(() => /^Guest-/.test(document.querySelector("#player-top").textContent.trim()));
+  // A third browser opening the same invite watches: the seat is taken.
+  const late = await s.page("late");
+  late.allowed.push(/status of 409/);
+  await late.goto(invite);
+  await late.waitForURL(`${s.url}/g/${id}`);
+  await late.waitForFunction(() => /Someone else took the seat/.test(document.querySelector("#notice").textContent));
+  assert.equal((await state(late)).you, null);
+  await shot(late, "b-1b-late-spectator");
+  await late.context().close();
   assert.equal(await b.locator("#invite").isVisible(), false, "the invite is for the creator only");
   assert.equal(await b.locator("#board rect.square.movable").count(), 0);
   await b.evaluate(() => (window.stillHere = true)); // to tell a reload from a live update
@@ -203,7 +223,7 @@ test("two browsers through the invite link, a spectator, draw offers", async (t)
   // A offers a draw; B declines; A moves on, then offers again and B accepts.
   await a.click("#draw-offer");
   await b.locator("#draw-accept").waitFor();
-  assert.match(await b.textContent("#status"), /First offers a draw/);
+  assert.match(await b.textContent("#status"), /South offers a draw/);
   await shot(b, "b-5-B-draw-offered");
   await b.click("#draw-decline");
   await a.waitForFunction(() => /declined the draw/.test(document.querySelector("#notice").textContent));
@@ -220,9 +240,8 @@ test("two browsers through the invite link, a spectator, draw offers", async (t)
   for (const p of [a, b, c]) {
     await p.locator("#banner").waitFor();
     const banner = await p.textContent("#banner");
-    assert.match(banner, /draw/i);
-    assert.match(banner, /agreement/);
-    assert.match(banner, /CGSN status: agreement/);
+    assert.equal(banner, "Game over: Draw by agreement");
+    assert.doesNotMatch(banner, /CGSN/);
     await p.waitForFunction(() => !document.querySelector("#board rect.square.movable"));
   }
   await shot(a, "b-6-A-drawn");
@@ -239,11 +258,15 @@ test("games against the engine to their end: checkmate, the general taken, archi
   await clickMove(page, "b1", "b10");
   await page.locator("#banner").waitFor();
   await boardDrawn(page);
-  assert.equal(await page.textContent("#banner"), "Game over: first (South/Red) wins by checkmate. (CGSN status: checkmate)");
-  assert.equal(await page.textContent("#status"), "first (South/Red) wins by checkmate");
+  assert.equal(await page.textContent("#banner"), "Game over: Red wins by checkmate");
+  assert.equal(await page.textContent("#status"), "Red wins by checkmate");
   assert.equal(await page.locator("#board circle.check").count(), 1, "the mated general is marked");
   assert.equal(await page.locator("#board rect.square.movable").count(), 0);
-  assert.equal(await page.locator("#resign").isDisabled(), true);
+  // The result is final: nothing but a rematch is offered.
+  for (const gone of ["#resign", "#abort", "#draw-offer", "#takeback", "#type-move"]) {
+    assert.equal(await page.locator(gone).isVisible(), false, `${gone} after the result`);
+  }
+  assert.equal(await page.locator("#rematch").isVisible(), true);
   assert.deepEqual(await movesShown(page, 1), ["b1-b10 (R8+9)"]);
   await shot(page, "c-1-checkmate");
 
@@ -284,18 +307,18 @@ test("games against the engine to their end: checkmate, the general taken, archi
   await clickMove(page, "a1", "a8");
   await page.locator("#banner").waitFor();
   const banner = await page.textContent("#banner");
-  assert.match(banner, /first \(South\/Red\) wins as the general was captured/);
-  assert.match(banner, /CGSN status: mareking/);
-  assert.deepEqual(await movesShown(page, 1), ["a1+a8"]);
+  assert.equal(banner, "Game over: South wins: North's general was captured");
+  assert.deepEqual(await movesShown(page, 1), ["a1xa8"]);
   await shot(page, "c-2-general-captured");
 
   // The archive lists the games; one opens and replays.
   await page.goto(s.url + "/archive");
-  await page.locator("#games tbody tr").nth(2).waitFor();
-  const rows = await page.locator("#games tbody tr").allTextContents();
+  await page.locator("#games li.game-card").nth(2).waitFor();
+  const rows = await page.locator("#games li.game-card").allTextContents();
   assert.equal(rows.length, 3);
-  assert.ok(rows.some((r) => /checkmate, first wins/.test(r)), rows.join(" | "));
-  assert.ok(rows.some((r) => /mareking, first wins/.test(r)), rows.join(" | "));
+  assert.ok(rows.some((r) => /Red wins by checkmate/.test(r) && /chuhe level 0/.test(r)), rows.join(" | "));
+  assert.ok(rows.some((r) => /South wins: North's general was captured/.test(r)), rows.join(" | "));
+  assert.ok(rows.some((r) => /Imported/.test(r)), rows.join(" | "));
   await shot(page, "c-3-archive");
   await page.click(`#games a[href="/g/${id}"]`);
   await page.waitForURL(`${s.url}/g/${id}`);
@@ -370,8 +393,19 @@ test("playing Black: the engine opens the game; a clock that runs out ends it; a
   const friendMoved = await page.evaluate(async () => {
     const id = location.pathname.split("/").pop();
     const s = await (await fetch(`/api/games/${id}`)).json();
-    const token = new URL(s.invite, location.href).searchParams.get("token");
+    const invite = new URL(s.invite, location.href).searchParams.get("invite");
+    // The friend joins from elsewhere (no cookie): the answer carries their seat's token.
+    const joined = await (
+      await fetch(`/api/games/${id}/join`, {
+        method: "POST",
+        credentials: "omit",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ invite }),
+      })
+    ).json();
+    const token = joined.token;
     const r = await fetch(`/api/games/${id}/move`, {
+      credentials: "omit",
       method: "POST",
       headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
       body: JSON.stringify({ move: "e6e5" }),
@@ -381,9 +415,8 @@ test("playing Black: the engine opens the game; a clock that runs out ends it; a
   assert.equal(friendMoved, 200);
   await page.locator("#banner").waitFor({ timeout: 10_000 });
   const banner = await page.textContent("#banner");
-  assert.match(banner, /second \(North\/Black\) wins on time/);
-  assert.match(banner, /CGSN status: timelimit/);
-  await page.waitForFunction(() => /^First 0:00/.test(document.querySelector("#clock-bottom").textContent));
+  assert.equal(banner, "Game over: North wins on time");
+  await page.waitForFunction(() => /^South 0:00/.test(document.querySelector("#clock-bottom").textContent));
   await shot(page, "g-2-time-out");
 
   // A game with clocks where nobody makes a first move is aborted (--abort-after 4), and the
@@ -391,14 +424,13 @@ test("playing Black: the engine opens the game; a clock that runs out ends it; a
   const aborted = await createGame(page, s.url, { game: "xiongqi", opponent: "friend", clock: { initial_s: 60, increment_s: 0 } });
   await page.locator("#banner").waitFor({ timeout: 10_000 });
   const abortedBanner = await page.textContent("#banner");
-  assert.match(abortedBanner, /aborted: first \(South\/Red\) did not make a first move in time/);
-  assert.doesNotMatch(abortedBanner, /CGSN/);
-  assert.match(await page.textContent("#clock-bottom"), /^First 1:00$/);
+  assert.equal(abortedBanner, "Game over: Game aborted: South did not make a first move in time");
+  assert.match(await page.textContent("#clock-bottom"), /^South 1:00$/);
   await shot(page, "g-3-aborted");
   await page.goto(s.url + "/archive");
-  const row = page.locator("tr", { has: page.locator(`a[href="/g/${aborted}"]`) });
+  const row = page.locator("li.game-card", { has: page.locator(`a[href="/g/${aborted}"]`) });
   await row.waitFor();
-  assert.match(await row.textContent(), /aborted/);
+  assert.match(await row.textContent(), /Game aborted/);
   await s.finish();
 });
 
@@ -425,7 +457,7 @@ test("keyboard: arrows and Enter play a move; resigning", async (t) => {
   await myMove(page);
   // The engine declines a draw (it takes one only when it judges itself clearly worse).
   await page.click("#draw-offer");
-  await page.waitForFunction(() => document.querySelector("#notice").textContent === "the engine declines the draw");
+  await page.waitForFunction(() => document.querySelector("#notice").textContent === "Black declined the draw");
   assert.equal(await page.locator("#banner").isVisible(), false);
   await page.focus("#board");
   await cursorTo(page, "b1");
@@ -459,8 +491,17 @@ test("keyboard: arrows and Enter play a move; resigning", async (t) => {
   await page.click("#resign");
   await page.locator("#banner").waitFor();
   const banner = await page.textContent("#banner");
-  assert.match(banner, /second \(North\/Black\) wins by resignation/);
-  assert.match(banner, /CGSN status: resignation/);
+  assert.equal(banner, "Game over: Black wins by resignation");
+  // The result is final: no take-back is offered, and one sent anyway is refused.
+  assert.equal(await page.locator("#takeback").isVisible(), false);
+  page.allowed.push(/status of 409/);
+  const refused = await page.evaluate(async () => {
+    const id = location.pathname.split("/").pop();
+    const r = await fetch(`/api/games/${id}/takeback`, { method: "POST" });
+    return [r.status, (await r.json()).error.code];
+  });
+  assert.deepEqual(refused, [409, "game_over"]);
+  assert.equal((await state(page)).result.status, "resignation");
   await shot(page, "d-2-resigned");
   await s.finish();
 });

@@ -13,6 +13,7 @@ mod match_cmd;
 mod output;
 mod play_cmd;
 mod records;
+mod serve_cmd;
 
 use std::io::IsTerminal;
 use std::ops::ControlFlow;
@@ -354,45 +355,13 @@ enum Command {
     /// Plays a game at the terminal, against the engine or between two people; reads moves
     /// and commands from standard input (scriptable) and saves the game as PCN.
     Play(play_cmd::PlayArgs),
-    /// Serves the page where people play in the browser, against the engine or a friend
-    /// (invite and spectator links), every game kept in a database; prints the address.
-    Serve {
-        /// The address to listen on (loopback unless told otherwise).
-        #[arg(long, default_value = "127.0.0.1:8080")]
-        addr: String,
-        /// The database: a SQLite file (created on first start) or a postgres:// URL.
-        #[arg(long, default_value = "chuhe-games.sqlite3")]
-        db: String,
-        /// The engine's thinking time per move, in milliseconds (10–60000).
-        #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(10..=60_000))]
-        engine_movetime: u64,
-        /// An origin whose pages may change games (https://chuhe.example), repeatable; by
-        /// default only the server's own (as the request's Host names it).
-        #[arg(long = "allowed-origin", value_name = "ORIGIN")]
-        allowed_origins: Vec<String>,
-        /// In a game with clocks, the seconds each side has for its first move (its clock
-        /// starts only with that move); a game where a side does not move in time is aborted
-        /// (1–86400).
-        #[arg(long, value_name = "SECONDS", default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..=86_400))]
-        abort_after: u64,
-        /// The engine's worker threads: this many searches run at once, other games wait
-        /// their turn in a queue (default: the number of cores; 1–256).
-        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
-        engine_threads: Option<u16>,
-        /// Seconds after which a game nobody uses (no request, no open page, no search, no
-        /// running clock) is dropped from memory; it is read from the database when asked
-        /// for again (1–86400).
-        #[arg(long, value_name = "SECONDS", default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..=86_400))]
-        idle_after: u64,
-        /// New games (created or imported) a minute from one client address; more are
-        /// answered 429 with Retry-After (0: no limit).
-        #[arg(long, value_name = "N", default_value_t = chuhe_server::hub::DEFAULT_GAMES_PER_MINUTE)]
-        games_per_minute: u32,
-        /// Count clients by the last X-Forwarded-For entry, which the load balancer in front
-        /// appends (only behind a balancer that sets it: clients could name any address).
-        #[arg(long)]
-        trust_forwarded_for: bool,
-    },
+    /// Serves the site where people play in the browser: accounts and guests, a lobby of
+    /// seeks and challenges, games against the engine or each other, ratings, an archive;
+    /// every game kept in a database; prints the address.
+    Serve(serve_cmd::ServeArgs),
+    /// The site's accounts, for its administrator: create, set a password, disable, enable,
+    /// list (`--signup closed` leaves account making to this).
+    User(serve_cmd::UserArgs),
 }
 
 fn main() -> ExitCode {
@@ -582,29 +551,8 @@ fn run(cli: Cli, out: &mut Output) -> Result<(), CliError> {
         Command::Bench(args) => engine_cmd::bench(&args, out),
         Command::Analyze(args) => engine_cmd::analyze(&args, out),
         Command::Play(args) => play_cmd::play(&args, out),
-        Command::Serve {
-            addr,
-            db,
-            engine_movetime,
-            allowed_origins,
-            abort_after,
-            engine_threads,
-            idle_after,
-            games_per_minute,
-            trust_forwarded_for,
-        } => chuhe_server::serve(chuhe_server::ServeOptions {
-            addr,
-            db,
-            engine_movetime: std::time::Duration::from_millis(engine_movetime),
-            allowed_origins,
-            abort_after: std::time::Duration::from_secs(abort_after),
-            engine_threads: engine_threads
-                .map_or_else(chuhe_server::hub::default_engine_threads, usize::from),
-            idle_after: std::time::Duration::from_secs(idle_after),
-            games_per_minute,
-            trust_forwarded_for,
-        })
-        .map_err(|e| CliError::user(format!("serve: {e}"))),
+        Command::Serve(args) => serve_cmd::serve(args),
+        Command::User(args) => serve_cmd::user(args, out),
     }
 }
 

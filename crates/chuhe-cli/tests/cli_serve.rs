@@ -70,8 +70,19 @@ fn kill_dash_nine_loses_no_acknowledged_move() {
     assert_eq!(status, 201, "{created}");
     let id = created["game"]["id"].as_str().unwrap().to_string();
     let red = created["token"].as_str().unwrap().to_string();
-    let invite = created["game"]["invite"].as_str().unwrap();
-    let black = invite.split("token=").nth(1).unwrap().to_string();
+    let code = created["game"]["invite"]
+        .as_str()
+        .unwrap()
+        .split("invite=")
+        .nth(1)
+        .unwrap();
+    let (status, joined) = post(
+        &format!("{base}/api/games/{id}/join"),
+        None,
+        json!({"invite": code}),
+    );
+    assert_eq!(status, 200, "{joined}");
+    let black = joined["token"].as_str().unwrap().to_string();
     let moves = ["h3e3", "h10g8", "h1g3", "i10h10", "i1h1", "b8b4"];
     for (i, m) in moves.iter().enumerate() {
         let token = if i % 2 == 0 { &red } else { &black };

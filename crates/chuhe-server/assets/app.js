@@ -1,494 +1,1628 @@
-// chuhe's page: the new-game form, a game (board, moves, clocks, actions) and the archive.
-// The board is the SVG the server draws (chuhe's own SvgBoard) with a transparent target on
-// every square; this script only marks squares and sends moves.
 "use strict";
-
-const $ = (sel) => document.querySelector(sel);
-const NAMES = { xiangqi: "Xiangqi", xiongqi: "Xiongqi", "xiangqi-capture": "Xiangqi (capture rules)" };
-
-async function api(method, path, body) {
-  const init = { method, headers: {}, credentials: "same-origin" };
-  if (body !== undefined) {
-    init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body);
-  }
-  const response = await fetch(path, init);
-  const data = await response.json().catch(() => ({}));
-  if (!response.ok) {
-    const e = data.error || { code: "http", message: `HTTP ${response.status}` };
-    throw Object.assign(new Error(e.message), { code: e.code });
-  }
-  return data;
-}
-
-function show(section) {
-  for (const id of ["home", "play", "archive"]) $("#" + id).hidden = id !== section;
-}
-
-// ---------------------------------------------------------------- new game
-function setupHome() {
-  show("home");
-  const level = $("#level");
-  level.addEventListener("input", () => ($("#level-out").textContent = level.value));
-  const syncOpponent = () => {
-    const engine = $("input[name=opponent]:checked").value === "engine";
-    document.querySelectorAll(".engine-only").forEach((e) => (e.hidden = !engine));
+(() => {
+  // src/api.ts
+  var ApiFailure = class extends Error {
+    constructor(code, params, message, status) {
+      super(message);
+      this.code = code;
+      this.params = params;
+      this.status = status;
+    }
   };
-  document.querySelectorAll("input[name=opponent]").forEach((r) => r.addEventListener("change", syncOpponent));
-  syncOpponent();
-  $("#new-game").addEventListener("submit", async (event) => {
-    event.preventDefault();
-    $("#new-error").textContent = "";
-    const body = {
-      game: $("input[name=game]:checked").value,
-      opponent: $("input[name=opponent]:checked").value,
-      side: $("input[name=side]:checked").value,
-    };
-    if (body.opponent === "engine") body.level = Number(level.value);
-    const clock = $("#clock").value;
-    if (clock) {
-      const [initial, increment] = clock.split("+").map(Number);
-      body.clock = { initial_s: initial, increment_s: increment };
+  async function api(method, path, body, headers = {}) {
+    const init = { method, headers: { ...headers }, credentials: "same-origin" };
+    if (body !== void 0) {
+      if (body instanceof Blob || body instanceof ArrayBuffer) {
+        init.headers["Content-Type"] = "application/octet-stream";
+        init.body = body;
+      } else {
+        init.headers["Content-Type"] = "application/json";
+        init.body = JSON.stringify(body);
+      }
     }
-    const position = $("#position").value.trim();
-    if (position) body.position = position;
+    let response;
     try {
-      const created = await api("POST", "/api/games", body);
-      location.assign("/g/" + created.game.id);
+      response = await fetch(path, init);
     } catch (e) {
-      $("#new-error").textContent = e.message;
+      throw new ApiFailure("network", {}, `the server cannot be reached (${e.message})`, 0);
     }
-  });
-  $("#import").addEventListener("submit", async (event) => {
-    event.preventDefault();
-    $("#import-error").textContent = "";
-    try {
-      const created = await api("POST", "/api/import", { pcn: $("#import-pcn").value });
-      location.assign("/g/" + created.game.id);
-    } catch (e) {
-      $("#import-error").textContent = e.message;
+    const data = await response.json().catch(() => ({}));
+    if (!response.ok) {
+      const e = data.error || { code: "http", message: `HTTP ${response.status}`, params: {} };
+      throw new ApiFailure(e.code, e.params || {}, e.message, response.status);
     }
-  });
-}
+    return data;
+  }
+  function idempotencyKey() {
+    const bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+  }
+  function socketUrl(path) {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    return `${scheme}//${location.host}${path}`;
+  }
 
-// ---------------------------------------------------------------- archive
-async function setupArchive() {
-  show("archive");
-  let offset = 0;
-  const more = async () => {
-    const data = await api("GET", `/api/games?limit=50&offset=${offset}`);
-    const body = $("#games tbody");
-    for (const g of data.games) {
-      const row = body.insertRow();
-      const link = document.createElement("a");
-      link.href = "/g/" + g.id;
-      link.textContent = NAMES[g.game] || g.game;
-      row.insertCell().append(link);
-      row.insertCell().textContent = g.opponent;
-      row.insertCell().textContent = g.plies;
-      row.insertCell().textContent = !g.result ? "in play" : g.result.status === "aborted" ? "aborted" : `${g.result.status}, ${g.result.winner === "none" ? "draw" : g.result.winner + " wins"}`;
-      row.insertCell().textContent = new Date(g.updated_ms).toLocaleString();
+  // src/dom.ts
+  function h(tag, attrs = {}, ...children) {
+    const el = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs)) {
+      if (value === null || value === void 0 || value === false) continue;
+      if (key.startsWith("on") && typeof value === "function") {
+        el.addEventListener(key.slice(2), value);
+      } else if (key === "className") {
+        el.className = String(value);
+      } else if (key === "text") {
+        el.textContent = String(value);
+      } else if (value === true) {
+        el.setAttribute(key, "");
+      } else {
+        el.setAttribute(key, String(value));
+      }
     }
-    offset += data.games.length;
-    $("#more-games").hidden = data.games.length < data.limit;
+    append(el, ...children);
+    return el;
+  }
+  function append(parent, ...children) {
+    for (const c of children) {
+      if (c === null || c === void 0 || c === false) continue;
+      parent.appendChild(typeof c === "string" || typeof c === "number" ? document.createTextNode(String(c)) : c);
+    }
+  }
+  function fill(parent, ...children) {
+    parent.textContent = "";
+    append(parent, ...children);
+  }
+  function $(selector, root = document) {
+    const el = root.querySelector(selector);
+    if (!el) throw new Error(`no element ${selector}`);
+    return el;
+  }
+  function $$(selector, root = document) {
+    return [...root.querySelectorAll(selector)];
+  }
+  function link(href, ...children) {
+    return h("a", { href }, ...children);
+  }
+
+  // src/i18n.ts
+  var en = {
+    // header and navigation
+    "nav.play": "Play",
+    "nav.archive": "Archive",
+    "nav.leaderboard": "Leaderboard",
+    "nav.login": "Log in",
+    "nav.signup": "Sign up",
+    "nav.account": "Account",
+    "nav.logout": "Log out",
+    "nav.guest": "{name} (guest)",
+    "title.site": "chuhe — play Xiangqi and Xiongqi",
+    "title.game": "{game} — chuhe",
+    "title.turn": "{turn} — {game} — chuhe",
+    "title.your_turn": "Your move — {game} — chuhe",
+    // games and sides
+    "game.xiangqi": "Xiangqi",
+    "game.xiongqi": "Xiongqi",
+    "game.xiangqi-capture": "Xiangqi (capture rules)",
+    "game.xiangqi.long": "Xiangqi 象棋",
+    "game.xiongqi.long": "Xiongqi 熊棋",
+    "game.xiangqi-capture.long": "Xiangqi, capture-the-king rules",
+    "side.red": "Red",
+    "side.black": "Black",
+    "side.south": "South",
+    "side.north": "North",
+    "speed.bullet": "Bullet",
+    "speed.blitz": "Blitz",
+    "speed.rapid": "Rapid",
+    "speed.classical": "Classical",
+    "mode.rated": "Rated",
+    "mode.casual": "Casual",
+    "clock.none": "No clock",
+    "color.first": "First (Red, moves first)",
+    "color.second": "Second (Black)",
+    "color.random": "Random",
+    "engine.name": "chuhe level {level}",
+    "player.open_seat": "Waiting for a player",
+    // lobby
+    "lobby.quick": "Quick pairing",
+    "lobby.quick_help": "Click a time control: your seek waits here for an opponent.",
+    "lobby.create": "Create a game",
+    "lobby.seeks": "Lobby",
+    "lobby.no_seeks": "No one is seeking a game right now. Create one!",
+    "lobby.player": "Player",
+    "lobby.rating": "Rating",
+    "lobby.time": "Time",
+    "lobby.mode": "Mode",
+    "lobby.accept": "Play",
+    "lobby.cancel": "Cancel",
+    "lobby.your_seek": "your seek",
+    "lobby.seek": "Seek a game",
+    "lobby.rated_needs_account": "Rated games need an account: sign up or log in.",
+    "lobby.challenges": "Challenges",
+    "lobby.no_challenges": "No challenges.",
+    "lobby.challenge_from": "{name} challenges you: {terms}",
+    "lobby.challenge_to": "You challenge {name}: {terms}",
+    "lobby.challenge": "Challenge a player",
+    "lobby.challenge_name": "Player's name",
+    "lobby.send_challenge": "Send the challenge",
+    "lobby.decline": "Decline",
+    "lobby.playing": "Games being played",
+    "lobby.no_playing": "No game between players is going on.",
+    "lobby.spectators": "{n} watching",
+    "lobby.engine": "Play the engine",
+    "lobby.friend": "Play a friend",
+    "lobby.friend_help": "You get a link to send; the first person to open it plays you.",
+    "lobby.import": "Import a game record",
+    "lobby.import_help": "PGN, PCN, a FEN or FEEN, or an XQF file: it opens as a board to replay.",
+    "lobby.import_file": "or an XQF file",
+    "lobby.imported_format": "Read as {format}.",
+    // forms
+    "form.game": "Game",
+    "form.opponent": "Opponent",
+    "form.level": "Engine strength",
+    "form.side": "You play",
+    "form.clock": "Clock",
+    "form.minutes": "Minutes",
+    "form.increment": "Increment (s)",
+    "form.rated": "Rated",
+    "form.position": "Start from a position (FEEN, or FEN for Xiangqi)",
+    "form.start": "Start the game",
+    "form.invite": "Create the invite link",
+    "form.import": "Import",
+    "form.name": "Name",
+    "form.password": "Password",
+    "form.new_password": "New password",
+    "form.old_password": "Current password",
+    // accounts
+    "account.login": "Log in",
+    "account.signup": "Sign up",
+    "account.signup_closed": "Sign-up is closed on this server: ask its administrator for an account.",
+    "account.signup_help": "2–24 characters; any script (中文, Tiếng Việt…). Your guest games stay yours.",
+    "account.have_account": "Have an account? Log in",
+    "account.need_account": "No account? Sign up",
+    "account.title": "Your account",
+    "account.change_password": "Change the password",
+    "account.password_changed": "The password is changed; your other sessions are ended.",
+    "account.profile": "Your profile",
+    // game page
+    "play.your_move": "Your move ({side})",
+    "play.to_move": "{side} to move",
+    "play.watching": "{side} to move — you are watching",
+    "play.check": "check!",
+    "play.thinking": "the engine is thinking…",
+    "play.offers_draw": "{side} offers a draw",
+    "play.type_move": "Type a move",
+    "play.play": "Play",
+    "play.resign": "Resign",
+    "play.resign_confirm": "Resign this game?",
+    "play.abort": "Abort",
+    "play.offer_draw": "Offer a draw",
+    "play.accept_draw": "Accept the draw",
+    "play.decline": "Decline",
+    "play.take_back": "Take back",
+    "play.flip": "Flip board",
+    "play.latin": "Latin letters",
+    "play.chinese": "Chinese characters",
+    "play.rematch": "Rematch",
+    "play.rematch_offered": "Rematch offered…",
+    "play.accept_rematch": "Accept the rematch",
+    "play.rematch_from": "{side} offers a rematch",
+    "play.to_rematch": "Go to the rematch",
+    "play.invite": "Send this link to your friend (the first to open it plays you):",
+    "play.copy": "Copy",
+    "play.copied": "Copied",
+    "play.watch_link": "watch link",
+    "play.spectators": "Spectators:",
+    "play.download_pcn": "download PCN",
+    "play.download_pgn": "download PGN",
+    "play.position": "Position",
+    "play.game_over": "Game over: {text}",
+    "play.seat_taken": "Someone else took the seat: you are watching.",
+    "play.review": "Imported record: replay it with the arrows.",
+    "play.first_move_within": "first move within {time}",
+    "play.promote": "Promote the soldier?",
+    "play.cancel": "Cancel",
+    "play.ply": "{shown} / {total}",
+    "play.start": "go to the start",
+    "play.back": "one move back",
+    "play.forward": "one move forward",
+    "play.now": "go to the last move",
+    "play.board": "board: arrow keys move the cursor, Enter picks a piece and its destination",
+    "play.moves": "moves",
+    "play.casual": "Casual",
+    "play.rated": "Rated",
+    // results
+    "result.checkmate": "{winner} wins by checkmate",
+    "result.stalemate": "{winner} wins: {loser} has no legal move (stalemate)",
+    "result.nomove": "{winner} wins: {loser} has no legal move",
+    "result.bareking": "{winner} wins by bare king",
+    "result.mareking": "{winner} wins: {loser}'s general was captured",
+    "result.resignation": "{winner} wins by resignation",
+    "result.abandoned": "{winner} wins: {loser} left the game",
+    "result.timelimit": "{winner} wins on time",
+    "result.illegalmove": "{winner} wins: {loser} made a forbidden move",
+    "result.repetition": "{winner} wins: {loser} repeated a position",
+    "result.perpetual_check": "{winner} wins: {loser} checked perpetually",
+    "result.perpetual_chase": "{winner} wins: {loser} chased perpetually",
+    "result.agreement": "{winner} wins by agreement",
+    "result.movelimit": "{winner} wins by the move limit",
+    "result.insufficient": "{winner} wins: {loser} cannot win",
+    "result.win": "{winner} wins",
+    "draw.agreement": "Draw by agreement",
+    "draw.repetition": "Draw by repetition",
+    "draw.movelimit": "Draw by the move limit",
+    "draw.insufficient": "Draw: neither side can win",
+    "draw.stalemate": "Draw by stalemate",
+    "draw.other": "Draw",
+    "result.aborted": "Game aborted",
+    "result.aborted_late": "Game aborted: {side} did not make a first move in time",
+    "result.in_play": "in play",
+    "result.draw_short": "½–½",
+    "notice.draw_declined": "{side} declined the draw",
+    // archive
+    "archive.title": "Archive",
+    "archive.player": "Player",
+    "archive.vs": "Against",
+    "archive.result": "Result",
+    "archive.since": "From",
+    "archive.until": "To",
+    "archive.tc": "Time control",
+    "archive.rated": "Rated",
+    "archive.opponent": "Kind",
+    "archive.any": "Any",
+    "archive.yes": "Yes",
+    "archive.no": "No",
+    "archive.filter": "Show",
+    "archive.ongoing": "In play",
+    "archive.finished": "Finished",
+    "archive.aborted": "Aborted",
+    "archive.draws": "Draws",
+    "archive.wins": "Won (by the player)",
+    "archive.losses": "Lost (by the player)",
+    "archive.engine": "Against the engine",
+    "archive.friend": "Between players",
+    "archive.record": "Imported",
+    "archive.count": "{n} games",
+    "archive.none": "No game matches.",
+    "archive.prev": "Newer",
+    "archive.next": "Older",
+    "archive.moves": "{n} moves",
+    "archive.open": "Open",
+    // profiles and leaderboard
+    "profile.member_since": "Member since {date}",
+    "profile.guest": "A guest (no account)",
+    "profile.ratings": "Ratings",
+    "profile.no_ratings": "No rated game yet.",
+    "profile.record": "{games} games: {wins} won, {losses} lost, {draws} drawn; {playing} in play",
+    "profile.games": "Recent games",
+    "profile.all_games": "All games",
+    "profile.chart": "Rating history",
+    "profile.challenge": "Challenge {name}",
+    "profile.games_count": "{n} rated games",
+    "leaderboard.title": "Leaderboard",
+    "leaderboard.empty": "No rated games have been played yet.",
+    "leaderboard.rank": "#",
+    "leaderboard.player": "Player",
+    "leaderboard.rating": "Rating",
+    "leaderboard.games": "Games",
+    // errors by code
+    "error.game_over": "The game is over.",
+    "error.not_your_turn": "It is not your move.",
+    "error.engine_thinking": "The engine is thinking; wait for its move.",
+    "error.stale": "The game changed meanwhile; it has been reloaded.",
+    "error.bad_move": "Cannot read the move '{move}'.",
+    "error.illegal_move": "'{move}' cannot be played.",
+    "error.illegal_move.no_piece": "'{move}': there is no piece on {square}.",
+    "error.illegal_move.not_your_piece": "'{move}': the piece on {square} is not yours.",
+    "error.no_takeback": "You have no move to take back.",
+    "error.no_takeback.engine_only": "Moves can be taken back only against the engine.",
+    "error.no_draw_offer": "There is no draw offer to answer.",
+    "error.draw_offered": "You have offered a draw already.",
+    "error.cannot_abort": "Both sides have moved: resign instead.",
+    "error.not_over": "The game is not over yet.",
+    "error.no_rematch_offer": "There is no rematch offer to answer.",
+    "error.rematch_made": "The rematch has been made already.",
+    "error.review_only": "An imported record is replayed, not played.",
+    "error.forbidden": "Only the game's players can do this.",
+    "error.seat_taken": "Someone else took the seat: you are watching.",
+    "error.bad_invite": "This invite link is not valid for this game.",
+    "error.not_found": "Not found.",
+    "error.bad_name": "The name {why}.",
+    "error.name_taken": "The name '{name}' is taken.",
+    "error.bad_password": "The password {why}.",
+    "error.wrong_login": "Wrong name or password.",
+    "error.too_many_attempts": "Too many attempts: try again in {retry_after} s.",
+    "error.signup_closed": "Sign-up is closed on this server.",
+    "error.not_signed_in": "Log in first.",
+    "error.guests_unrated": "Guests cannot play rated games: sign up or log in.",
+    "error.bad_terms": "{why}",
+    "error.gone": "It is no longer open.",
+    "error.own_seek": "This is your own seek.",
+    "error.too_many_seeks": "You have too many seeks open.",
+    "error.unknown_player": "No player is named '{name}'.",
+    "error.self_challenge": "You cannot challenge yourself.",
+    "error.too_many_games": "Too many new games: wait a little.",
+    "error.database_unavailable": "The database is away for a moment; try again.",
+    "error.network": "The server cannot be reached.",
+    "error.board": "The board could not be drawn ({why})."
   };
-  $("#more-games").addEventListener("click", more);
-  await more();
-}
+  var catalogues = { en };
+  var current = en;
+  function setLanguage(tag) {
+    current = catalogues[tag] || en;
+    document.documentElement.lang = catalogues[tag] ? tag : "en";
+  }
+  function t(key, params = {}) {
+    const text = current[key] ?? en[key] ?? key;
+    return text.replace(/\{(\w+)\}/g, (_, name) => name in params ? String(params[name]) : `{${name}}`);
+  }
+  function has(key) {
+    return key in en;
+  }
 
-// ---------------------------------------------------------------- a game
-const play = {
-  id: null,
-  state: null,
-  socket: null,
-  viewPly: null, // null: the current position; a number: replaying an earlier one
-  selected: null,
-  cursor: null,
-  flipped: null,
-  glyphs: localStorage.getItem("chuhe.glyphs") || "chinese",
-  clockBase: 0,
-  boardRequest: 0,
-};
+  // src/session.ts
+  var me = { user: null, signup: "open" };
+  function current2() {
+    return me;
+  }
+  async function refresh() {
+    try {
+      me = await api("GET", "/api/me");
+    } catch {
+      me = { user: null, signup: "open" };
+    }
+    renderHeader();
+    return me;
+  }
+  function profileUrl(name) {
+    return `/@/${encodeURIComponent(name)}`;
+  }
+  function renderHeader() {
+    const user = me.user;
+    const who = user ? [
+      link(profileUrl(user.name), user.guest ? t("nav.guest", { name: user.name }) : user.name),
+      user.guest ? link("/signup", t("nav.signup")) : link("/account", t("nav.account")),
+      user.guest ? null : h("button", { className: "linkish", id: "logout", onclick: logout }, t("nav.logout"))
+    ] : [link("/login", t("nav.login")), me.signup === "open" ? link("/signup", t("nav.signup")) : null];
+    fill(
+      $("#user-menu"),
+      ...who.flat()
+    );
+    fill(
+      $("#site-nav"),
+      link("/", t("nav.play")),
+      link("/archive", t("nav.archive")),
+      link("/leaderboard", t("nav.leaderboard"))
+    );
+  }
+  async function logout() {
+    await api("POST", "/api/logout").catch(() => void 0);
+    location.assign("/");
+  }
 
-function setupGame(id) {
-  show("play");
-  play.id = id;
-  $("#board").addEventListener("click", onBoardClick);
-  $("#board").addEventListener("pointerdown", onPointerDown);
-  $("#board").addEventListener("pointerup", onPointerUp);
-  $("#board").addEventListener("keydown", onBoardKey);
-  $("#resign").addEventListener("click", () => confirm("Resign this game?") && send({ type: "resign" }));
-  $("#draw-offer").addEventListener("click", () => send({ type: "draw", action: "offer" }));
-  $("#draw-accept").addEventListener("click", () => send({ type: "draw", action: "accept" }));
-  $("#draw-decline").addEventListener("click", () => send({ type: "draw", action: "decline" }));
-  $("#takeback").addEventListener("click", () => send({ type: "takeback" }));
-  $("#flip").addEventListener("click", () => {
-    play.flipped = !play.flipped;
+  // src/words.ts
+  var other = (side) => side === "first" ? "second" : "first";
+  function sideName(game, side) {
+    if (game === "xiongqi") return t(side === "first" ? "side.south" : "side.north");
+    return t(side === "first" ? "side.red" : "side.black");
+  }
+  function gameName(game) {
+    const key = `game.${game}`;
+    return has(key) ? t(key) : game;
+  }
+  function resultText(game, result, turn) {
+    if (result.status === "aborted") {
+      if (result.reason === "no_first_move" && turn) return t("result.aborted_late", { side: sideName(game, turn) });
+      return t("result.aborted");
+    }
+    if (result.winner === "none") {
+      const key2 = `draw.${result.status}`;
+      return t(has(key2) ? key2 : "draw.other");
+    }
+    const winner = sideName(game, result.winner);
+    const loser = sideName(game, other(result.winner));
+    let key = `result.${result.status}`;
+    if (result.reason === "abandoned") key = "result.abandoned";
+    else if (result.reason === "perpetual check") key = "result.perpetual_check";
+    else if (result.reason === "perpetual chase") key = "result.perpetual_chase";
+    return t(has(key) ? key : "result.win", { winner, loser });
+  }
+  function score(result) {
+    if (!result) return "*";
+    if (result.status === "aborted") return "–";
+    if (result.winner === "first") return "1–0";
+    if (result.winner === "second") return "0–1";
+    return t("result.draw_short");
+  }
+  function clockText(clock) {
+    return clock ? clock.control : t("clock.none");
+  }
+  function errorText(e) {
+    if (!(e instanceof ApiFailure)) return String(e?.message ?? e);
+    const params = e.params;
+    const reason = params.reason ? `error.${e.code}.${params.reason}` : "";
+    if (reason && has(reason)) return t(reason, params);
+    const key = `error.${e.code}`;
+    if (has(key)) return t(key, params);
+    return e.message;
+  }
+  function day(ms) {
+    return new Date(ms).toLocaleDateString(document.documentElement.lang || void 0, {
+      year: "numeric",
+      month: "short",
+      day: "numeric"
+    });
+  }
+
+  // src/archive.ts
+  var PAGE = 20;
+  var FILTERS = ["player", "vs", "game", "result", "since", "until", "tc", "rated", "opponent"];
+  function seat(g, i) {
+    const p = g.players[i];
+    if (g.engine && g.engine.side === "first" === (i === 0)) return document.createTextNode(t("engine.name", { level: g.engine.level }));
+    if (!p.name) return document.createTextNode("?");
+    const rating = p.rating !== null ? ` (${p.rating}${p.provisional ? "?" : ""}${p.diff !== null ? `, ${p.diff >= 0 ? "+" : ""}${p.diff}` : ""})` : "";
+    const span = h("span", { className: "seat" }, p.guest ? p.name : link(profileUrl(p.name), p.name), rating);
+    return span;
+  }
+  function gameCard(g) {
+    const result = g.result ? resultText(g.game, g.result) : t("result.in_play");
+    const kind = g.opponent === "record" ? t("archive.record") : t(g.rated ? "mode.rated" : "mode.casual");
+    return h(
+      "li",
+      { className: "game-card", "data-game": g.id },
+      h("div", { className: "card-players" }, seat(g, 0), h("span", { className: "score" }, ` ${score(g.result)} `), seat(g, 1)),
+      h("div", { className: "card-result" }, result),
+      h(
+        "div",
+        { className: "card-meta" },
+        [gameName(g.game), clockText(g.clock), kind, t("archive.moves", { n: g.plies }), day(g.created_ms)].join(" · "),
+        " ",
+        link(`/g/${g.id}`, t("archive.open"))
+      )
+    );
+  }
+  function select(name, options) {
+    return h("select", { name }, ...options.map(([v, k]) => h("option", { value: v }, t(k))));
+  }
+  function setupArchive(main) {
+    const query = new URLSearchParams(location.search);
+    const form = h(
+      "form",
+      { id: "archive-filters", className: "filters" },
+      h("label", {}, t("archive.player"), h("input", { type: "text", name: "player", autocomplete: "off" })),
+      h("label", {}, t("archive.vs"), h("input", { type: "text", name: "vs", autocomplete: "off" })),
+      h(
+        "label",
+        {},
+        t("form.game"),
+        h("select", { name: "game" }, h("option", { value: "" }, t("archive.any")), ...["xiangqi", "xiongqi", "xiangqi-capture"].map((g) => h("option", { value: g }, gameName(g))))
+      ),
+      h(
+        "label",
+        {},
+        t("archive.result"),
+        select("result", [
+          ["", "archive.any"],
+          ["finished", "archive.finished"],
+          ["ongoing", "archive.ongoing"],
+          ["aborted", "archive.aborted"],
+          ["draw", "archive.draws"],
+          ["win", "archive.wins"],
+          ["loss", "archive.losses"]
+        ])
+      ),
+      h("label", {}, t("archive.since"), h("input", { type: "date", name: "since" })),
+      h("label", {}, t("archive.until"), h("input", { type: "date", name: "until" })),
+      h("label", {}, t("archive.tc"), h("input", { type: "text", name: "tc", placeholder: "180+2", autocomplete: "off" })),
+      h("label", {}, t("archive.rated"), select("rated", [["", "archive.any"], ["true", "archive.yes"], ["false", "archive.no"]])),
+      h("label", {}, t("archive.opponent"), select("opponent", [["", "archive.any"], ["friend", "archive.friend"], ["engine", "archive.engine"], ["record", "archive.record"]])),
+      h("button", { type: "submit" }, t("archive.filter"))
+    );
+    for (const name of FILTERS) {
+      const field = form.elements.namedItem(name);
+      if (field && query.get(name)) field.value = query.get(name);
+    }
+    fill(
+      main,
+      h(
+        "section",
+        { id: "archive" },
+        h("h1", {}, t("archive.title")),
+        form,
+        h("p", { id: "archive-count", className: "hint" }),
+        h("ul", { id: "games", className: "cards" }),
+        h("p", { className: "pager" }, h("button", { id: "prev-games" }, t("archive.prev")), h("button", { id: "next-games" }, t("archive.next"))),
+        h("p", { className: "error", id: "archive-error", role: "alert" })
+      )
+    );
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const next = new URLSearchParams();
+      for (const [k, v] of new FormData(form)) if (String(v).trim()) next.set(k, String(v).trim());
+      history.pushState(null, "", `/archive${next.toString() ? "?" + next : ""}`);
+      load(next, 0);
+    });
+    const filters = new URLSearchParams();
+    for (const name of FILTERS) if (query.get(name)) filters.set(name, query.get(name));
+    load(filters, Number(query.get("offset")) || 0);
+  }
+  async function load(filters, offset) {
+    const params = new URLSearchParams(filters);
+    params.set("limit", String(PAGE));
+    params.set("offset", String(offset));
+    $("#archive-error").textContent = "";
+    let data;
+    try {
+      data = await api("GET", `/api/games?${params}`);
+    } catch (e) {
+      $("#archive-error").textContent = errorText(e);
+      return;
+    }
+    const list = $("#games");
+    list.textContent = "";
+    for (const g of data.games) list.append(gameCard(g));
+    $("#archive-count").textContent = data.total ? t("archive.count", { n: data.total }) : t("archive.none");
+    const prev = $("#prev-games");
+    const next = $("#next-games");
+    prev.hidden = offset === 0;
+    next.hidden = offset + data.games.length >= data.total;
+    prev.onclick = () => load(filters, Math.max(0, offset - PAGE));
+    next.onclick = () => load(filters, offset + PAGE);
+  }
+
+  // src/game.ts
+  var play = {
+    id: "",
+    state: null,
+    socket: null,
+    viewPly: null,
+    // null: the current position; a number: replaying an earlier one
+    selected: null,
+    cursor: null,
+    flipped: null,
+    glyphs: localStorage.getItem("chuhe.glyphs") || "chinese",
+    clockBase: 0,
+    boardRequest: 0,
+    suppressClick: false,
+    seatTaken: false,
+    following: false
+  };
+  function layout(main) {
+    const nav = (id, label, text) => h("button", { id, title: label, "aria-label": label }, text);
+    fill(
+      main,
+      h(
+        "section",
+        { id: "play" },
+        h(
+          "div",
+          { className: "board-column" },
+          h("div", { className: "player-bar top", id: "player-top" }),
+          h("div", { className: "clock top", id: "clock-top" }),
+          h("div", { id: "board", tabindex: "0", role: "application", "aria-label": t("play.board") }),
+          h("div", { className: "clock bottom", id: "clock-bottom" }),
+          h("div", { className: "player-bar bottom", id: "player-bottom" }),
+          h(
+            "div",
+            { className: "replay", id: "replay" },
+            nav("first-ply", t("play.start"), "⇤"),
+            nav("prev-ply", t("play.back"), "◀"),
+            h("span", { id: "ply-label" }),
+            nav("next-ply", t("play.forward"), "▶"),
+            nav("last-ply", t("play.now"), "⇥")
+          )
+        ),
+        h(
+          "div",
+          { className: "side-column" },
+          h("p", { id: "game-title", className: "game-title" }),
+          h("div", { id: "banner", hidden: true, role: "status" }),
+          h("p", { id: "status", role: "status", "aria-live": "polite" }),
+          h("p", { id: "notice", role: "status" }),
+          h(
+            "form",
+            { id: "type-move" },
+            h("label", { for: "move-input" }, t("play.type_move")),
+            h("input", { id: "move-input", autocomplete: "off", spellcheck: "false", placeholder: "h3e3, h3-e3, C2=5" }),
+            h("button", { type: "submit" }, t("play.play"))
+          ),
+          h(
+            "div",
+            { className: "actions" },
+            h("button", { id: "resign" }, t("play.resign")),
+            h("button", { id: "abort" }, t("play.abort")),
+            h("button", { id: "draw-offer" }, t("play.offer_draw")),
+            h("button", { id: "draw-accept", hidden: true }, t("play.accept_draw")),
+            h("button", { id: "draw-decline", hidden: true }, t("play.decline")),
+            h("button", { id: "takeback", hidden: true }, t("play.take_back")),
+            h("button", { id: "rematch", hidden: true }, t("play.rematch")),
+            h("button", { id: "rematch-accept", hidden: true }, t("play.accept_rematch")),
+            h("button", { id: "rematch-decline", hidden: true }, t("play.decline")),
+            h("a", { id: "rematch-link", hidden: true, className: "button" }, t("play.to_rematch")),
+            h("button", { id: "flip" }, t("play.flip")),
+            h("button", { id: "glyphs" }, t("play.latin"))
+          ),
+          h(
+            "div",
+            { id: "invite", hidden: true },
+            h("p", {}, t("play.invite")),
+            h("div", { className: "copy-row" }, h("input", { id: "invite-link", readonly: true }), h("button", { id: "copy-invite", type: "button" }, t("play.copy")))
+          ),
+          h(
+            "p",
+            { className: "links" },
+            t("play.spectators"),
+            " ",
+            h("a", { id: "watch-link", href: "#" }, t("play.watch_link")),
+            " · ",
+            h("a", { id: "pcn-link", href: "#" }, t("play.download_pcn")),
+            h("span", { id: "pgn-item", hidden: true }, " · ", h("a", { id: "pgn-link", href: "#" }, t("play.download_pgn")))
+          ),
+          h(
+            "table",
+            { id: "moves", "aria-label": t("play.moves") },
+            h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", { id: "first-head" }), h("th", { id: "second-head" }))),
+            h("tbody")
+          ),
+          h(
+            "details",
+            {},
+            h("summary", {}, t("play.position")),
+            h("label", {}, "FEEN ", h("input", { id: "feen", readonly: true })),
+            h("label", { id: "fen-row" }, "FEN ", h("input", { id: "fen", readonly: true }))
+          ),
+          h("p", { className: "error", id: "play-error", role: "alert" })
+        ),
+        h(
+          "dialog",
+          { id: "promotion" },
+          h("p", {}, t("play.promote")),
+          h("div", { id: "promotion-choices" }),
+          h("button", { id: "promotion-cancel" }, t("play.cancel"))
+        )
+      )
+    );
+  }
+  function setupGame(main, id, invite) {
+    layout(main);
+    play.id = id;
+    const board = $("#board");
+    board.addEventListener("click", onBoardClick);
+    board.addEventListener("pointerdown", onPointerDown);
+    board.addEventListener("pointerup", onPointerUp);
+    board.addEventListener("keydown", onBoardKey);
+    $("#resign").addEventListener("click", () => confirm(t("play.resign_confirm")) && send({ type: "resign" }));
+    $("#abort").addEventListener("click", () => send({ type: "abort" }));
+    $("#draw-offer").addEventListener("click", () => send({ type: "draw", action: "offer" }));
+    $("#draw-accept").addEventListener("click", () => send({ type: "draw", action: "accept" }));
+    $("#draw-decline").addEventListener("click", () => send({ type: "draw", action: "decline" }));
+    $("#takeback").addEventListener("click", () => send({ type: "takeback" }));
+    $("#rematch").addEventListener("click", () => send({ type: "rematch", action: "offer" }));
+    $("#rematch-accept").addEventListener("click", () => send({ type: "rematch", action: "accept" }));
+    $("#rematch-decline").addEventListener("click", () => send({ type: "rematch", action: "decline" }));
+    $("#flip").addEventListener("click", () => {
+      play.flipped = !play.flipped;
+      renderPlayers();
+      drawBoard();
+      tickClocks();
+    });
+    $("#glyphs").addEventListener("click", () => {
+      play.glyphs = play.glyphs === "chinese" ? "latin" : "chinese";
+      localStorage.setItem("chuhe.glyphs", play.glyphs);
+      glyphsLabel();
+      drawBoard();
+    });
+    $("#copy-invite").addEventListener("click", async () => {
+      const input = $("#invite-link");
+      input.select();
+      try {
+        await navigator.clipboard.writeText(input.value);
+        $("#copy-invite").textContent = t("play.copied");
+      } catch {
+        document.execCommand?.("copy");
+      }
+    });
+    $("#first-ply").addEventListener("click", () => goTo(0));
+    $("#prev-ply").addEventListener("click", () => goTo(shownPly() - 1));
+    $("#next-ply").addEventListener("click", () => goTo(shownPly() + 1));
+    $("#last-ply").addEventListener("click", () => goTo(null));
+    $("#type-move").addEventListener("submit", (event) => {
+      event.preventDefault();
+      const text = $("#move-input").value.trim();
+      if (text) sendMove(text);
+    });
+    $("#promotion-cancel").addEventListener("click", () => $("#promotion").close());
+    $("#promotion").addEventListener("close", () => {
+      const dialog = $("#promotion");
+      if (dialog.returnValue !== "chosen") {
+        play.selected = null;
+        markSquares();
+      }
+      dialog.returnValue = "";
+    });
+    $("#pcn-link").href = `/api/games/${id}/pcn`;
+    $("#pgn-link").href = `/api/games/${id}/pgn`;
+    const open = invite ? join(invite) : Promise.resolve();
+    open.finally(() => {
+      connect();
+      setInterval(tickClocks, 200);
+    });
+  }
+  async function join(code) {
+    history.replaceState(null, "", `/g/${play.id}`);
+    try {
+      await api("POST", `/api/games/${play.id}/join`, { invite: code });
+    } catch (e) {
+      if (e instanceof ApiFailure && e.code === "seat_taken") play.seatTaken = true;
+      else showError(errorText(e));
+    }
+    await refresh();
+  }
+  function connect() {
+    const socket = new WebSocket(socketUrl(`/api/games/${play.id}/ws`));
+    play.socket = socket;
+    socket.addEventListener("message", (event) => {
+      const message = JSON.parse(event.data);
+      if (message.type === "state") render(message.state);
+      else if (message.type === "error") onRefused(new ApiFailure(message.error.code, message.error.params || {}, message.error.message, 0));
+      else if (message.type === "ack" && message.rematch) location.assign(`/g/${message.rematch}`);
+    });
+    socket.addEventListener("close", () => {
+      play.socket = null;
+      setTimeout(connect, 1e3);
+    });
+    socket.addEventListener("error", () => {
+      if (!play.state) refresh2();
+    });
+  }
+  async function refresh2() {
+    try {
+      render(await api("GET", `/api/games/${play.id}`));
+    } catch (e) {
+      showError(errorText(e));
+    }
+  }
+  function onRefused(e) {
+    showError(errorText(e));
+    if (e.code === "stale" || e.code === "game_over") refresh2();
+  }
+  async function send(message) {
+    showError("");
+    if (play.socket && play.socket.readyState === WebSocket.OPEN) {
+      play.socket.send(JSON.stringify(message));
+      return;
+    }
+    const { type, ...body } = message;
+    try {
+      const state = await api("POST", `/api/games/${play.id}/${type}`, body);
+      if (type === "rematch" && state.rematch.game) return location.assign(`/g/${state.rematch.game}`);
+      render(state);
+    } catch (e) {
+      if (e instanceof ApiFailure) onRefused(e);
+      else showError(errorText(e));
+    }
+  }
+  function sendMove(text) {
+    play.selected = null;
+    $("#move-input").value = "";
+    send({ type: "move", move: text, ply: play.state.ply });
+  }
+  function showError(text) {
+    $("#play-error").textContent = text;
+  }
+  function shownPly() {
+    return play.viewPly === null ? play.state.ply : play.viewPly;
+  }
+  function goTo(ply) {
+    if (!play.state) return;
+    if (ply !== null) ply = Math.max(0, Math.min(ply, play.state.ply));
+    play.viewPly = ply === play.state.ply ? null : ply;
+    play.selected = null;
     drawBoard();
-  });
-  $("#glyphs").addEventListener("click", () => {
-    play.glyphs = play.glyphs === "chinese" ? "latin" : "chinese";
-    localStorage.setItem("chuhe.glyphs", play.glyphs);
+    renderMoves();
+  }
+  function render(state) {
+    const first = play.state === null;
+    const before = play.state;
+    play.state = state;
+    if (play.flipped === null) play.flipped = state.you === "second";
+    if (play.viewPly !== null && play.viewPly > state.ply) play.viewPly = null;
+    play.clockBase = performance.now();
+    if (play.selected && !movesFrom(play.selected).length) play.selected = null;
+    const turnName = sideName(state.game, state.turn);
+    document.title = state.result ? t("title.game", { game: gameName(state.game) }) : state.you === state.turn ? t("title.your_turn", { game: gameName(state.game) }) : t("title.turn", { turn: t("play.to_move", { side: turnName }), game: gameName(state.game) });
+    $("#first-head").textContent = sideName(state.game, "first");
+    $("#second-head").textContent = sideName(state.game, "second");
+    $("#game-title").textContent = [
+      gameName(state.game),
+      state.clock ? state.clock.control : null,
+      state.opponent === "record" ? null : t(state.rated ? "play.rated" : "play.casual")
+    ].filter(Boolean).join(" · ");
+    $("#status").textContent = statusLine(state);
+    const notice = state.notice ? t("notice.draw_declined", { side: sideName(state.game, state.notice.side) }) : "";
+    $("#notice").textContent = play.seatTaken && !state.you ? t("play.seat_taken") : state.opponent === "record" ? t("play.review") : notice;
+    const banner = $("#banner");
+    banner.hidden = !state.result;
+    if (state.result) banner.textContent = t("play.game_over", { text: resultText(state.game, state.result, state.turn) });
+    const can = state.can;
+    $("#resign").hidden = !can.resign;
+    $("#abort").hidden = !can.abort;
+    $("#draw-offer").hidden = !(can.offer_draw || state.you && !state.result && state.draw_offer === state.you);
+    $("#draw-offer").disabled = !can.offer_draw;
+    $("#draw-accept").hidden = !can.answer_draw;
+    $("#draw-decline").hidden = !can.answer_draw;
+    $("#takeback").hidden = !can.take_back;
+    const rematchOffered = state.you !== null && state.rematch.offer === state.you && !state.rematch.game;
+    $("#rematch").hidden = !(can.rematch || rematchOffered);
+    $("#rematch").disabled = rematchOffered;
+    $("#rematch").textContent = rematchOffered ? t("play.rematch_offered") : t("play.rematch");
+    $("#rematch-accept").hidden = !can.answer_rematch;
+    $("#rematch-decline").hidden = !can.answer_rematch;
+    const rematchLink = $("#rematch-link");
+    rematchLink.hidden = !state.rematch.game;
+    if (state.rematch.game) {
+      rematchLink.href = `/g/${state.rematch.game}`;
+      if (state.you && before && !before.rematch.game && !play.following) {
+        play.following = true;
+        location.assign(rematchLink.href);
+      }
+    }
+    $("#type-move").hidden = !can.move;
+    $("#invite").hidden = !state.invite;
+    if (state.invite) $("#invite-link").value = location.origin + state.invite;
+    $("#watch-link").href = state.watch;
+    $("#pgn-item").hidden = state.game !== "xiangqi";
+    $("#feen").value = state.feen;
+    $("#fen-row").hidden = !state.fen;
+    $("#fen").value = state.fen || "";
     glyphsLabel();
+    renderPlayers();
+    renderMoves();
+    markSquares();
     drawBoard();
-  });
-  $("#first-ply").addEventListener("click", () => goTo(0));
-  $("#prev-ply").addEventListener("click", () => goTo(shownPly() - 1));
-  $("#next-ply").addEventListener("click", () => goTo(shownPly() + 1));
-  $("#last-ply").addEventListener("click", () => goTo(null));
-  $("#type-move").addEventListener("submit", (event) => {
-    event.preventDefault();
-    const text = $("#move-input").value.trim();
-    if (text) sendMove(text);
-  });
-  $("#promotion-cancel").addEventListener("click", () => $("#promotion").close());
-  // Closed without a choice (Cancel or Escape): the piece is let go.
-  $("#promotion").addEventListener("close", () => {
-    if ($("#promotion").returnValue !== "chosen") {
+    tickClocks();
+    if (first) $("#board").focus({ preventScroll: true });
+  }
+  function glyphsLabel() {
+    $("#glyphs").textContent = play.glyphs === "chinese" ? t("play.latin") : t("play.chinese");
+  }
+  function statusLine(state) {
+    if (state.result) return resultText(state.game, state.result, state.turn);
+    const who = sideName(state.game, state.turn);
+    const parts = [
+      state.you === state.turn ? t("play.your_move", { side: who }) : state.you ? t("play.to_move", { side: who }) : t("play.watching", { side: who })
+    ];
+    if (state.check) parts.push(t("play.check"));
+    if (state.thinking) parts.push(t("play.thinking"));
+    if (state.draw_offer) parts.push(t("play.offers_draw", { side: sideName(state.game, state.draw_offer) }));
+    if (state.rematch.offer && !state.rematch.game) parts.push(t("play.rematch_from", { side: sideName(state.game, state.rematch.offer) }));
+    return parts.join(" — ");
+  }
+  function playerLine(state, side) {
+    const p = state.players[side === "first" ? 0 : 1];
+    const name = p.engine !== null ? h("span", { className: "name" }, t("engine.name", { level: p.engine })) : p.name ? link(profileUrl(p.name), p.name) : h("span", { className: "name muted" }, t("player.open_seat"));
+    const rating = p.rating !== null ? h("span", { className: "rating" }, `${p.rating}${p.provisional ? "?" : ""}`) : null;
+    const diff = p.diff !== null && p.diff !== void 0 ? h("span", { className: p.diff >= 0 ? "diff up" : "diff down" }, p.diff >= 0 ? `+${p.diff}` : String(p.diff)) : null;
+    return h("span", { className: `player ${side}` }, h("span", { className: `dot ${side}`, "aria-hidden": "true" }), name, rating, diff);
+  }
+  function renderPlayers() {
+    const state = play.state;
+    if (!state) return;
+    const [lower, upper] = play.flipped ? ["second", "first"] : ["first", "second"];
+    fill($("#player-bottom"), playerLine(state, lower));
+    fill($("#player-top"), playerLine(state, upper));
+  }
+  function moveText(m) {
+    return m.coords + (m.text.wxf ? ` (${m.text.wxf})` : "");
+  }
+  function renderMoves() {
+    const state = play.state;
+    const body = $("#moves tbody");
+    body.textContent = "";
+    const firstMover = state.moves.length % 2 === 0 ? state.turn : other(state.turn);
+    let row = null;
+    state.moves.forEach((m, i) => {
+      const side = i % 2 === 0 ? firstMover : other(firstMover);
+      if (!row || side === "first") {
+        row = body.insertRow();
+        row.insertCell().textContent = String(Math.floor(i / 2) + 1);
+        row.insertCell();
+        row.insertCell();
+      }
+      const cell = row.cells[side === "first" ? 1 : 2];
+      const button = h("button", { className: "move" + (m.ply === shownPly() ? " current" : ""), "data-ply": m.ply }, moveText(m));
+      button.addEventListener("click", () => goTo(m.ply));
+      cell.append(button);
+    });
+    $("#ply-label").textContent = t("play.ply", { shown: shownPly(), total: state.ply });
+  }
+  async function drawBoard() {
+    const state = play.state;
+    if (!state) return;
+    const ply = play.viewPly === null ? "" : `&ply=${play.viewPly}`;
+    const url = `/api/games/${play.id}/board.svg?targets=true&glyphs=${play.glyphs}&flip=${play.flipped}${ply}&v=${state.version}`;
+    const request = ++play.boardRequest;
+    const board = $("#board");
+    board.setAttribute("aria-busy", "true");
+    let text;
+    try {
+      const response = await fetch(url);
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      text = await response.text();
+    } catch (e) {
+      if (request === play.boardRequest) showError(t("error.board", { why: e.message }));
+      return;
+    }
+    if (request !== play.boardRequest) return;
+    board.innerHTML = text;
+    board.dataset.ply = String(shownPly());
+    board.setAttribute("aria-busy", "false");
+    markSquares();
+  }
+  function square(name) {
+    return name ? document.querySelector(`#board [data-square="${name}"]`) : null;
+  }
+  function canMove() {
+    const s = play.state;
+    return !!s && s.can.move && play.viewPly === null;
+  }
+  function movesFrom(from) {
+    return canMove() ? play.state.legal.filter((m) => m.from === from) : [];
+  }
+  function markSquares() {
+    $$("#board .square").forEach((r) => r.classList.remove("selected", "dest", "cursor", "movable"));
+    if (canMove()) {
+      for (const m of play.state.legal) square(m.from)?.classList.add("movable");
+    }
+    if (play.selected) {
+      square(play.selected)?.classList.add("selected");
+      for (const m of movesFrom(play.selected)) square(m.to)?.classList.add("dest");
+    }
+    if (play.cursor) square(play.cursor)?.classList.add("cursor");
+  }
+  function pick(name) {
+    if (!name || !canMove()) return;
+    if (play.selected && play.selected !== name) {
+      const moves = movesFrom(play.selected).filter((m) => m.to === name);
+      if (moves.length === 1) return sendMove(moves[0].uci);
+      if (moves.length > 1) return choosePromotion(moves);
+    }
+    play.selected = movesFrom(name).length && play.selected !== name ? name : null;
+    markSquares();
+  }
+  function choosePromotion(moves) {
+    const box = $("#promotion-choices");
+    box.textContent = "";
+    for (const m of moves) {
+      const button = h("button", {}, m.pmn);
+      button.addEventListener("click", () => {
+        $("#promotion").close("chosen");
+        sendMove(m.uci);
+      });
+      box.append(button);
+    }
+    $("#promotion").showModal();
+  }
+  function squareAt(event) {
+    const target = document.elementFromPoint(event.clientX, event.clientY);
+    return target?.dataset?.square;
+  }
+  var dragFrom = null;
+  function onPointerDown(event) {
+    play.suppressClick = false;
+    dragFrom = event.button === 0 ? squareAt(event) || null : null;
+  }
+  function onPointerUp(event) {
+    const from = dragFrom;
+    dragFrom = null;
+    const to = squareAt(event);
+    if (!from || !to) return;
+    play.suppressClick = true;
+    if (to === from) return pick(to);
+    if (movesFrom(from).some((m) => m.to === to)) {
+      play.selected = from;
+      pick(to);
+    }
+  }
+  function onBoardClick(event) {
+    if (play.suppressClick) {
+      play.suppressClick = false;
+      return;
+    }
+    const name = event.target.dataset?.square;
+    if (name) pick(name);
+  }
+  function onBoardKey(event) {
+    const squares = $$("#board .square");
+    if (!squares.length) return;
+    const box = (r) => ({ x: Number(r.getAttribute("x")), y: Number(r.getAttribute("y")) });
+    const current3 = square(play.cursor);
+    const here = current3 ? box(current3) : null;
+    const step = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[event.key];
+    if (step) {
+      event.preventDefault();
+      if (!here) {
+        play.cursor = play.selected || play.state.legal[0] && play.state.legal[0].from || squares[0].dataset.square || null;
+      } else {
+        let best = null;
+        for (const r of squares) {
+          const b = box(r);
+          const dx = b.x - here.x, dy = b.y - here.y;
+          const along = step[0] ? dx * step[0] : dy * step[1];
+          const across = step[0] ? Math.abs(dy) : Math.abs(dx);
+          if (along > 0 && across < 1 && (!best || along < best.along)) best = { along, name: r.dataset.square };
+        }
+        if (best) play.cursor = best.name;
+      }
+      markSquares();
+    } else if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      pick(play.cursor);
+    } else if (event.key === "Escape") {
       play.selected = null;
       markSquares();
     }
-    $("#promotion").returnValue = "";
-  });
-  $("#pcn-link").href = `/api/games/${id}/pcn`;
-  $("#pgn-link").href = `/api/games/${id}/pgn`;
-  connect();
-  setInterval(tickClocks, 200);
-}
-
-function connect() {
-  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  const socket = new WebSocket(`${scheme}//${location.host}/api/games/${play.id}/ws`);
-  play.socket = socket;
-  socket.addEventListener("message", (event) => {
-    const message = JSON.parse(event.data);
-    if (message.type === "state") render(message.state);
-    else if (message.type === "error") showError(message.error.message);
-  });
-  socket.addEventListener("close", () => {
-    play.socket = null;
-    setTimeout(connect, 1000);
-  });
-  socket.addEventListener("error", () => {
-    // Without a socket the page still works through HTTP until it reconnects.
-    if (!play.state) refresh();
-  });
-}
-
-async function refresh() {
-  try {
-    render(await api("GET", `/api/games/${play.id}`));
-  } catch (e) {
-    showError(e.message);
   }
-}
-
-// Sends an action: over the socket when it is open, else over HTTP.
-async function send(message) {
-  showError("");
-  if (play.socket && play.socket.readyState === WebSocket.OPEN) {
-    play.socket.send(JSON.stringify(message));
-    return;
+  function formatClock(ms) {
+    ms = Math.max(0, ms);
+    const s = Math.floor(ms / 1e3);
+    const tenths = s < 20 ? "." + Math.floor(ms % 1e3 / 100) : "";
+    return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}${tenths}`;
   }
-  const paths = { move: "move", resign: "resign", draw: "draw", takeback: "takeback" };
-  const body = message.type === "move" ? { move: message.move, ply: message.ply } : message.type === "draw" ? { action: message.action } : undefined;
-  try {
-    render(await api("POST", `/api/games/${play.id}/${paths[message.type]}`, body));
-  } catch (e) {
-    showError(e.message);
-  }
-}
-
-function sendMove(text) {
-  play.selected = null;
-  $("#move-input").value = "";
-  send({ type: "move", move: text, ply: play.state.ply });
-}
-
-function showError(text) {
-  $("#play-error").textContent = text;
-}
-
-function shownPly() {
-  return play.viewPly === null ? play.state.ply : play.viewPly;
-}
-
-function goTo(ply) {
-  if (!play.state) return;
-  if (ply !== null) ply = Math.max(0, Math.min(ply, play.state.ply));
-  play.viewPly = ply === play.state.ply ? null : ply;
-  play.selected = null;
-  drawBoard();
-  renderMoves();
-}
-
-function render(state) {
-  const first = play.state === null;
-  play.state = state;
-  if (play.flipped === null) play.flipped = state.you === "second";
-  if (play.viewPly !== null && play.viewPly > state.ply) play.viewPly = null;
-  play.clockBase = performance.now();
-  if (play.selected && !movesFrom(play.selected).length) play.selected = null;
-  document.title = `${NAMES[state.game] || state.game} — chuhe`;
-  $("#first-head").textContent = state.game === "xiongqi" ? "First" : "Red";
-  $("#second-head").textContent = state.game === "xiongqi" ? "Second" : "Black";
-  $("#status").textContent = statusLine(state);
-  $("#notice").textContent = state.notice || "";
-  const banner = $("#banner");
-  banner.hidden = !state.result;
-  if (state.result) banner.textContent = state.result.status === "aborted" ? `Game over: ${state.result.text}.` : `Game over: ${state.result.text}. (CGSN status: ${state.result.status})`;
-  const mine = state.you !== null && !state.result;
-  const myTurn = mine && state.turn === state.you;
-  $("#resign").disabled = !myTurn;
-  $("#draw-offer").disabled = !myTurn || state.draw_offer === state.you;
-  const offered = mine && state.draw_offer && state.draw_offer !== state.you;
-  $("#draw-accept").hidden = !offered;
-  $("#draw-decline").hidden = !offered;
-  $("#takeback").hidden = !(state.opponent === "engine" && state.you !== null);
-  $("#type-move").hidden = !myTurn;
-  $("#resign").hidden = $("#draw-offer").hidden = state.you === null;
-  $("#invite").hidden = !state.invite;
-  if (state.invite) $("#invite-link").value = location.origin + state.invite;
-  $("#watch-link").href = state.watch;
-  $("#pgn-item").hidden = state.game !== "xiangqi"; // PGN is written for Xiangqi only
-  $("#feen").value = state.feen;
-  $("#fen-row").hidden = !state.fen;
-  $("#fen").value = state.fen || "";
-  glyphsLabel();
-  renderMoves();
-  markSquares(); // at once on the board shown, so that no stale mark outlives the turn
-  drawBoard();
-  tickClocks();
-  if (first) $("#board").focus({ preventScroll: true });
-}
-
-// The glyphs button offers the other kind.
-function glyphsLabel() {
-  $("#glyphs").textContent = play.glyphs === "chinese" ? "Latin letters" : "Chinese characters";
-}
-
-function sideName(state, side) {
-  const red = state.game !== "xiongqi";
-  return side === "first" ? (red ? "Red" : "First") : red ? "Black" : "Second";
-}
-
-function statusLine(state) {
-  if (state.result) return state.result.text;
-  const who = sideName(state, state.turn);
-  let line = state.you === state.turn ? `Your move (${who})` : state.you ? `${who} to move` : `${who} to move — you are watching`;
-  if (state.check) line += " — check!";
-  if (state.thinking) line += " — the engine is thinking…";
-  if (state.draw_offer) line += ` — ${sideName(state, state.draw_offer)} offers a draw`;
-  return line;
-}
-
-function renderMoves() {
-  const state = play.state;
-  const body = $("#moves tbody");
-  body.textContent = "";
-  const firstMover = state.moves.length % 2 === 0 ? state.turn : state.turn === "first" ? "second" : "first";
-  let row = null;
-  state.moves.forEach((m, i) => {
-    const side = i % 2 === 0 ? firstMover : firstMover === "first" ? "second" : "first";
-    if (!row || side === "first") {
-      row = body.insertRow();
-      row.insertCell().textContent = Math.floor(i / 2) + 1;
-      row.insertCell();
-      row.insertCell();
+  function tickClocks() {
+    const state = play.state;
+    const top = $("#clock-top"), bottom = $("#clock-bottom");
+    if (!state || !state.clock) {
+      top.hidden = bottom.hidden = true;
+      return;
     }
-    const cell = row.cells[side === "first" ? 1 : 2];
-    const button = document.createElement("button");
-    button.className = "move" + (m.ply === shownPly() ? " current" : "");
-    button.textContent = m.text.pmn + (m.text.wxf ? ` (${m.text.wxf})` : "");
-    button.dataset.ply = m.ply;
-    button.addEventListener("click", () => goTo(m.ply));
-    cell.append(button);
-  });
-  $("#ply-label").textContent = `${shownPly()} / ${state.ply}`;
-}
-
-async function drawBoard() {
-  const state = play.state;
-  if (!state) return;
-  const ply = play.viewPly === null ? "" : `&ply=${play.viewPly}`;
-  const url = `/api/games/${play.id}/board.svg?targets=true&glyphs=${play.glyphs}&flip=${play.flipped}${ply}&v=${state.version}`;
-  const request = ++play.boardRequest;
-  // Busy until the picture of the latest state is in (assistive tools, and tests, wait).
-  $("#board").setAttribute("aria-busy", "true");
-  let text;
-  try {
-    const response = await fetch(url);
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    text = await response.text();
-  } catch (e) {
-    if (request === play.boardRequest) showError(`the board could not be drawn (${e.message})`);
-    return;
+    top.hidden = bottom.hidden = false;
+    const clock = state.clock;
+    const elapsed = performance.now() - play.clockBase;
+    const left = clock.remaining_ms.slice();
+    if (clock.running) left[clock.running === "first" ? 0 : 1] -= elapsed;
+    const [lower, upper] = play.flipped ? [1, 0] : [0, 1];
+    const label = (i) => {
+      const side = i === 0 ? "first" : "second";
+      const text = `${sideName(state.game, side)} ${formatClock(left[i])}`;
+      if (clock.first_move_ms === null || clock.first_move_ms === void 0 || state.result || state.turn !== side) return text;
+      return `${text} · ${t("play.first_move_within", { time: formatClock(clock.first_move_ms - elapsed) })}`;
+    };
+    bottom.textContent = label(lower);
+    top.textContent = label(upper);
+    bottom.classList.toggle("running", clock.running === (lower === 0 ? "first" : "second"));
+    top.classList.toggle("running", clock.running === (upper === 0 ? "first" : "second"));
   }
-  if (request !== play.boardRequest) return;
-  $("#board").innerHTML = text;
-  $("#board").dataset.ply = shownPly();
-  $("#board").setAttribute("aria-busy", "false");
-  markSquares();
-}
 
-function square(name) {
-  return $(`#board [data-square="${name}"]`);
-}
-
-function canMove() {
-  const s = play.state;
-  return s && !s.result && s.you === s.turn && play.viewPly === null && !s.thinking;
-}
-
-function movesFrom(from) {
-  return canMove() ? play.state.legal.filter((m) => m.from === from) : [];
-}
-
-function markSquares() {
-  document.querySelectorAll("#board .square").forEach((r) => r.classList.remove("selected", "dest", "cursor", "movable"));
-  if (canMove()) {
-    for (const m of play.state.legal) square(m.from)?.classList.add("movable");
-  }
-  if (play.selected) {
-    square(play.selected)?.classList.add("selected");
-    for (const m of movesFrom(play.selected)) square(m.to)?.classList.add("dest");
-  }
-  if (play.cursor) square(play.cursor)?.classList.add("cursor");
-}
-
-function pick(name) {
-  if (!name || !canMove()) return;
-  if (play.selected && play.selected !== name) {
-    const moves = movesFrom(play.selected).filter((m) => m.to === name);
-    if (moves.length === 1) return sendMove(moves[0].uci);
-    if (moves.length > 1) return choosePromotion(moves);
-  }
-  play.selected = movesFrom(name).length && play.selected !== name ? name : null;
-  markSquares();
-}
-
-function choosePromotion(moves) {
-  const box = $("#promotion-choices");
-  box.textContent = "";
-  for (const m of moves) {
-    const button = document.createElement("button");
-    button.textContent = m.pmn;
-    button.addEventListener("click", () => {
-      $("#promotion").close("chosen");
-      sendMove(m.uci);
-    });
-    box.append(button);
-  }
-  $("#promotion").showModal();
-}
-
-function squareAt(event) {
-  const target = document.elementFromPoint(event.clientX, event.clientY);
-  return target && target.dataset ? target.dataset.square : undefined;
-}
-
-// A press and a release on one square pick it; on two squares they play the move between
-// them (a drag). Both are done on the release, not on the click that may follow it: a tap
-// whose finger moved a little, or one that stopped a scroll, makes no click. The click is
-// then skipped; a click with no press before it (assistive tools) still picks.
-let dragFrom = null;
-function onPointerDown(event) {
-  // A release that made no click must not leave its flag to the next one.
-  play.suppressClick = false;
-  dragFrom = event.button === 0 ? squareAt(event) || null : null;
-}
-function onPointerUp(event) {
-  const from = dragFrom;
-  dragFrom = null;
-  const to = squareAt(event);
-  if (!from || !to) return;
-  play.suppressClick = true;
-  if (to === from) return pick(to);
-  if (movesFrom(from).some((m) => m.to === to)) {
-    play.selected = from;
-    pick(to);
-  }
-}
-function onBoardClick(event) {
-  if (play.suppressClick) {
-    play.suppressClick = false;
-    return;
-  }
-  const name = event.target.dataset && event.target.dataset.square;
-  if (name) pick(name);
-}
-
-// Keyboard: arrows move a cursor over the squares (as seen on the screen), Enter or Space
-// picks, Escape lets go.
-function onBoardKey(event) {
-  const squares = [...document.querySelectorAll("#board .square")];
-  if (!squares.length) return;
-  const box = (r) => ({ x: Number(r.getAttribute("x")), y: Number(r.getAttribute("y")) });
-  const current = play.cursor ? square(play.cursor) : null;
-  const here = current ? box(current) : null;
-  const step = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[event.key];
-  if (step) {
-    event.preventDefault();
-    if (!here) {
-      play.cursor = play.selected || (play.state.legal[0] && play.state.legal[0].from) || squares[0].dataset.square;
-    } else {
-      let best = null;
-      for (const r of squares) {
-        const b = box(r);
-        const dx = b.x - here.x, dy = b.y - here.y;
-        const along = step[0] ? dx * step[0] : dy * step[1];
-        const across = step[0] ? Math.abs(dy) : Math.abs(dx);
-        if (along > 0 && across < 1 && (!best || along < best.along)) best = { along, name: r.dataset.square };
-      }
-      if (best) play.cursor = best.name;
-    }
-    markSquares();
-  } else if (event.key === "Enter" || event.key === " ") {
-    event.preventDefault();
-    pick(play.cursor);
-  } else if (event.key === "Escape") {
-    play.selected = null;
-    markSquares();
-  }
-}
-
-function formatClock(ms) {
-  ms = Math.max(0, ms);
-  const s = Math.floor(ms / 1000);
-  const tenths = s < 20 ? "." + Math.floor((ms % 1000) / 100) : "";
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}${tenths}`;
-}
-
-function tickClocks() {
-  const state = play.state;
-  const top = $("#clock-top"), bottom = $("#clock-bottom");
-  if (!state || !state.clock) {
-    top.hidden = bottom.hidden = true;
-    return;
-  }
-  top.hidden = bottom.hidden = false;
-  const elapsed = performance.now() - play.clockBase;
-  const left = state.clock.remaining_ms.slice();
-  if (state.clock.running) left[state.clock.running === "first" ? 0 : 1] -= elapsed;
-  const [lower, upper] = play.flipped ? [1, 0] : [0, 1];
-  // Before each side's first move no clock runs: the side to move sees the time it has left
-  // to make that move before the game is aborted.
-  const firstMove = state.clock.first_move_ms;
-  const label = (i) => {
-    const side = i === 0 ? "first" : "second";
-    const text = `${sideName(state, side)} ${formatClock(left[i])}`;
-    if (firstMove === null || firstMove === undefined || state.result || state.turn !== side) return text;
-    return `${text} · first move within ${formatClock(firstMove - elapsed)}`;
+  // src/lobby.ts
+  var QUICK = ["1+0", "3+0", "3+2", "5+3", "10+0", "10+5", "15+10", "30+0"];
+  var lobby = {
+    socket: null,
+    socketId: null,
+    seeks: []
   };
-  bottom.textContent = label(lower);
-  top.textContent = label(upper);
-  bottom.classList.toggle("running", state.clock.running === (lower === 0 ? "first" : "second"));
-  top.classList.toggle("running", state.clock.running === (upper === 0 ? "first" : "second"));
-}
+  function section(id, title, ...children) {
+    return h("section", { id, className: "panel" }, h("h2", {}, title), ...children);
+  }
+  function radios(name, options, checked) {
+    return options.map(
+      ([value, label]) => h("label", {}, h("input", { type: "radio", name, value, checked: value === checked }), " ", label)
+    );
+  }
+  var GAMES = [
+    ["xiangqi", t("game.xiangqi.long")],
+    ["xiongqi", t("game.xiongqi.long")],
+    ["xiangqi-capture", t("game.xiangqi-capture.long")]
+  ];
+  function clockSelect(id) {
+    return h(
+      "select",
+      { id, name: "clock" },
+      h("option", { value: "" }, t("clock.none")),
+      ...["180+2", "300+3", "600+5", "1800+10"].map((c) => {
+        const [base, inc] = c.split("+").map(Number);
+        return h("option", { value: c }, `${base / 60} min + ${inc} s`);
+      })
+    );
+  }
+  function setupLobby(main) {
+    const me2 = current2();
+    const account = !!me2.user && !me2.user.guest;
+    fill(
+      main,
+      h(
+        "div",
+        { className: "lobby-grid" },
+        h(
+          "div",
+          { className: "lobby-main" },
+          section(
+            "quick",
+            t("lobby.quick"),
+            h("p", { className: "hint" }, t("lobby.quick_help")),
+            h(
+              "div",
+              { className: "quick-grid" },
+              ...QUICK.map((tc) => {
+                const [min, inc] = tc.split("+").map(Number);
+                const label = `${min}+${inc}`;
+                return h("button", { className: "quick", "data-tc": tc, onclick: () => quickSeek(min * 60, inc) }, label);
+              })
+            ),
+            h("p", { className: "error", id: "quick-error", role: "alert" })
+          ),
+          section(
+            "seeks",
+            t("lobby.seeks"),
+            h(
+              "table",
+              { id: "seek-table", className: "list" },
+              h(
+                "thead",
+                {},
+                h("tr", {}, h("th", {}, t("lobby.player")), h("th", {}, t("lobby.rating")), h("th", {}, t("form.game")), h("th", {}, t("lobby.time")), h("th", {}, t("lobby.mode")), h("th"))
+              ),
+              h("tbody")
+            ),
+            h("p", { id: "no-seeks", className: "hint" }, t("lobby.no_seeks"))
+          ),
+          section("playing", t("lobby.playing"), h("ul", { id: "playing-list", className: "plain" }), h("p", { id: "no-playing", className: "hint" }, t("lobby.no_playing")))
+        ),
+        h(
+          "div",
+          { className: "lobby-side" },
+          section(
+            "create-seek",
+            t("lobby.create"),
+            h(
+              "form",
+              { id: "seek-form" },
+              h("label", {}, t("form.game"), " ", h("select", { name: "game" }, ...GAMES.map(([v, l]) => h("option", { value: v }, l)))),
+              h("div", { className: "row" }, h("label", {}, t("form.minutes"), " ", h("input", { type: "number", name: "minutes", min: "0", max: "180", step: "any", value: "5" })), h("label", {}, t("form.increment"), " ", h("input", { type: "number", name: "increment", min: "0", max: "180", value: "3" }))),
+              h("label", {}, h("input", { type: "checkbox", name: "rated", checked: account, disabled: !account }), " ", t("form.rated")),
+              account ? null : h("p", { className: "hint" }, t("lobby.rated_needs_account")),
+              h("fieldset", {}, h("legend", {}, t("form.side")), ...radios("color", [["random", t("color.random")], ["first", t("color.first")], ["second", t("color.second")]], "random")),
+              h("button", { type: "submit" }, t("lobby.seek")),
+              h("p", { className: "error", id: "seek-error", role: "alert" })
+            )
+          ),
+          section("challenges", t("lobby.challenges"), h("ul", { id: "challenge-list", className: "plain" }), h(
+            "form",
+            { id: "challenge-form" },
+            h("label", {}, t("lobby.challenge_name"), " ", h("input", { type: "text", name: "to", autocomplete: "off", required: true })),
+            h("label", {}, t("form.game"), " ", h("select", { name: "game" }, ...GAMES.map(([v, l]) => h("option", { value: v }, l)))),
+            h("div", { className: "row" }, h("label", {}, t("form.minutes"), " ", h("input", { type: "number", name: "minutes", min: "0", max: "180", step: "any", value: "10" })), h("label", {}, t("form.increment"), " ", h("input", { type: "number", name: "increment", min: "0", max: "180", value: "5" }))),
+            h("label", {}, h("input", { type: "checkbox", name: "rated", disabled: !account }), " ", t("form.rated")),
+            h("button", { type: "submit" }, t("lobby.send_challenge")),
+            h("p", { className: "error", id: "challenge-error", role: "alert" })
+          )),
+          section("home", t("lobby.engine"), newGameForm()),
+          section(
+            "import-section",
+            t("lobby.import"),
+            h("p", { className: "hint" }, t("lobby.import_help")),
+            h(
+              "form",
+              { id: "import" },
+              h("textarea", { id: "import-pcn", rows: "4", spellcheck: "false", placeholder: '[Event "…"] 1. Che3 …  |  {"setup": "…", "moves": […]}  |  FEN' }),
+              h("label", {}, t("lobby.import_file"), " ", h("input", { type: "file", id: "import-file", accept: ".xqf,.XQF,.pgn,.pcn,.txt" })),
+              h("button", { type: "submit" }, t("form.import")),
+              h("p", { className: "error", id: "import-error", role: "alert" })
+            )
+          )
+        )
+      )
+    );
+    wireNewGame();
+    $("#seek-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const form = new FormData(e.target);
+      const minutes = Number(form.get("minutes"));
+      seek({
+        game: form.get("game"),
+        clock: minutes > 0 ? { initial_s: minutes * 60, increment_s: Number(form.get("increment")) } : null,
+        rated: form.get("rated") === "on",
+        color: form.get("color")
+      }, "#seek-error");
+    });
+    $("#challenge-form").addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const form = new FormData(e.target);
+      const minutes = Number(form.get("minutes"));
+      $("#challenge-error").textContent = "";
+      try {
+        await api("POST", "/api/challenges", {
+          to: String(form.get("to")).trim(),
+          game: form.get("game"),
+          clock: minutes > 0 ? { initial_s: minutes * 60, increment_s: Number(form.get("increment")) } : null,
+          rated: form.get("rated") === "on",
+          color: "random"
+        });
+        e.target.reset();
+        await refresh();
+        await loadChallenges();
+      } catch (err) {
+        $("#challenge-error").textContent = errorText(err);
+      }
+    });
+    $("#import").addEventListener("submit", importRecord);
+    connectLobby();
+    loadPlaying();
+    loadChallenges();
+    setInterval(loadPlaying, 15e3);
+  }
+  function newGameForm() {
+    return h(
+      "form",
+      { id: "new-game" },
+      h("fieldset", {}, h("legend", {}, t("form.game")), ...radios("game", GAMES, "xiangqi")),
+      h(
+        "fieldset",
+        {},
+        h("legend", {}, t("form.opponent")),
+        ...radios("opponent", [["engine", t("lobby.engine")], ["friend", t("lobby.friend")]], "engine"),
+        h("label", { className: "engine-only" }, t("form.level"), " ", h("input", { type: "range", id: "level", name: "level", min: "0", max: "20", value: "10" }), " ", h("output", { id: "level-out" }, "10")),
+        h("p", { className: "hint friend-only", hidden: true }, t("lobby.friend_help"))
+      ),
+      h("fieldset", {}, h("legend", {}, t("form.side")), ...radios("side", [["first", t("color.first")], ["second", t("color.second")], ["random", t("color.random")]], "first")),
+      h("fieldset", {}, h("legend", {}, t("form.clock")), clockSelect("clock")),
+      h("details", {}, h("summary", {}, t("form.position")), h("input", { type: "text", id: "position", name: "position", placeholder: "start", autocomplete: "off", spellcheck: "false" })),
+      h("button", { type: "submit", id: "start" }, t("form.start")),
+      h("p", { className: "error", id: "new-error", role: "alert" })
+    );
+  }
+  function wireNewGame() {
+    const level = $("#level");
+    level.addEventListener("input", () => $("#level-out").textContent = level.value);
+    const syncOpponent = () => {
+      const engine = $("input[name=opponent]:checked").value === "engine";
+      document.querySelectorAll(".engine-only").forEach((e) => e.hidden = !engine);
+      document.querySelectorAll(".friend-only").forEach((e) => e.hidden = engine);
+    };
+    document.querySelectorAll("input[name=opponent]").forEach((r) => r.addEventListener("change", syncOpponent));
+    syncOpponent();
+    $("#new-game").addEventListener("submit", async (event) => {
+      event.preventDefault();
+      $("#new-error").textContent = "";
+      const checked = (name) => $(`input[name=${name}]:checked`).value;
+      const body = { game: checked("game"), opponent: checked("opponent"), side: checked("side") };
+      if (body.opponent === "engine") body.level = Number(level.value);
+      const clock = $("#clock").value;
+      if (clock) {
+        const [initial, increment] = clock.split("+").map(Number);
+        body.clock = { initial_s: initial, increment_s: increment };
+      }
+      const position = $("#position").value.trim();
+      if (position) body.position = position;
+      try {
+        const created = await api("POST", "/api/games", body, { "Idempotency-Key": idempotencyKey() });
+        location.assign("/g/" + created.game.id);
+      } catch (e) {
+        $("#new-error").textContent = errorText(e);
+      }
+    });
+  }
+  async function quickSeek(initial, increment) {
+    const me2 = current2();
+    await seek({ game: "xiangqi", clock: { initial_s: initial, increment_s: increment }, rated: !!me2.user && !me2.user.guest, color: "random" }, "#quick-error");
+  }
+  async function seek(body, errorAt) {
+    $(errorAt).textContent = "";
+    try {
+      await api("POST", "/api/seeks", { ...body, socket: lobby.socketId });
+      await refresh();
+    } catch (e) {
+      $(errorAt).textContent = errorText(e);
+    }
+  }
+  function connectLobby() {
+    const socket = new WebSocket(socketUrl("/api/lobby/ws"));
+    lobby.socket = socket;
+    socket.addEventListener("message", (event) => {
+      const m = JSON.parse(event.data);
+      if (m.type === "hello") lobby.socketId = m.socket;
+      else if (m.type === "seeks") renderSeeks(m.seeks);
+      else if (m.type === "challenges") renderChallenges(m.challenges);
+      else if (m.type === "start") location.assign(`/g/${m.game}`);
+    });
+    socket.addEventListener("close", () => {
+      lobby.socket = null;
+      lobby.socketId = null;
+      setTimeout(connectLobby, 1e3);
+    });
+  }
+  function playerCell(p) {
+    return p.guest ? h("span", { className: "name" }, p.name) : link(profileUrl(p.name), p.name);
+  }
+  function ratingText(p) {
+    return p.rating === null ? "" : `${p.rating}${p.provisional ? "?" : ""}`;
+  }
+  function renderSeeks(seeks) {
+    lobby.seeks = seeks;
+    const me2 = current2().user;
+    const body = $("#seek-table tbody");
+    body.textContent = "";
+    for (const s of seeks) {
+      const mine = me2 !== null && s.player.name === me2.name;
+      const action = mine ? h("button", { className: "cancel", onclick: () => cancelSeek(s.id) }, t("lobby.cancel")) : h("button", { className: "accept", onclick: () => acceptSeek(s.id) }, t("lobby.accept"));
+      body.append(
+        h(
+          "tr",
+          { "data-seek": s.id, className: mine ? "mine" : "" },
+          h("td", { "data-label": t("lobby.player") }, playerCell(s.player), mine ? h("span", { className: "hint" }, ` (${t("lobby.your_seek")})`) : null),
+          h("td", { "data-label": t("lobby.rating") }, ratingText(s.player)),
+          h("td", { "data-label": t("form.game") }, gameName(s.game)),
+          h("td", { "data-label": t("lobby.time") }, clockText(s.clock)),
+          h("td", { "data-label": t("lobby.mode") }, t(s.rated ? "mode.rated" : "mode.casual")),
+          h("td", {}, action)
+        )
+      );
+    }
+    $("#no-seeks").hidden = seeks.length > 0;
+    $("#seek-table").hidden = seeks.length === 0;
+  }
+  async function acceptSeek(id) {
+    $("#quick-error").textContent = "";
+    try {
+      const created = await api("POST", `/api/seeks/${id}/accept`, void 0, { "Idempotency-Key": idempotencyKey() });
+      location.assign(`/g/${created.game.id}`);
+    } catch (e) {
+      $("#quick-error").textContent = errorText(e);
+    }
+  }
+  async function cancelSeek(id) {
+    try {
+      await api("DELETE", `/api/seeks/${id}`);
+    } catch (e) {
+      $("#quick-error").textContent = errorText(e);
+    }
+  }
+  async function loadChallenges() {
+    try {
+      const data = await api("GET", "/api/challenges");
+      renderChallenges(data.challenges);
+    } catch {
+    }
+  }
+  function terms(c) {
+    return [gameName(c.game), clockText(c.clock), t(c.rated ? "mode.rated" : "mode.casual")].join(" · ");
+  }
+  function renderChallenges(challenges) {
+    const list = $("#challenge-list");
+    list.textContent = "";
+    for (const c of challenges) {
+      const verb = async (v) => {
+        try {
+          const answer = await api("POST", `/api/challenges/${c.id}/${v}`, void 0, v === "accept" ? { "Idempotency-Key": idempotencyKey() } : {});
+          if (v === "accept") location.assign(`/g/${answer.game.id}`);
+          else loadChallenges();
+        } catch (e) {
+          $("#challenge-error").textContent = errorText(e);
+        }
+      };
+      list.append(
+        c.incoming ? h(
+          "li",
+          { className: "challenge incoming", "data-challenge": c.id },
+          t("lobby.challenge_from", { name: c.from.name, terms: terms(c) }),
+          " ",
+          h("button", { className: "accept", onclick: () => verb("accept") }, t("lobby.accept")),
+          " ",
+          h("button", { className: "decline", onclick: () => verb("decline") }, t("lobby.decline"))
+        ) : h(
+          "li",
+          { className: "challenge outgoing", "data-challenge": c.id },
+          t("lobby.challenge_to", { name: c.to.name, terms: terms(c) }),
+          " ",
+          h("button", { className: "cancel", onclick: () => verb("cancel") }, t("lobby.cancel"))
+        )
+      );
+    }
+    if (!challenges.length) list.append(h("li", { className: "hint" }, t("lobby.no_challenges")));
+  }
+  async function loadPlaying() {
+    let games = [];
+    try {
+      games = (await api("GET", "/api/playing")).games;
+    } catch {
+      return;
+    }
+    const list = $("#playing-list");
+    list.textContent = "";
+    for (const g of games) {
+      const who = (i) => {
+        const p = g.players[i];
+        return `${p.name ?? "?"}${p.rating !== null ? ` (${ratingText(p)})` : ""}`;
+      };
+      list.append(
+        h(
+          "li",
+          { "data-game": g.id },
+          link(`/g/${g.id}`, `${who(0)} – ${who(1)}`),
+          h("span", { className: "hint" }, ` · ${gameName(g.game)} · ${clockText(g.clock)} · ${t("archive.moves", { n: g.plies })}${g.spectators ? ` · ${t("lobby.spectators", { n: g.spectators })}` : ""}`)
+        )
+      );
+    }
+    $("#no-playing").hidden = games.length > 0;
+  }
+  async function importRecord(event) {
+    event.preventDefault();
+    $("#import-error").textContent = "";
+    const file = $("#import-file").files?.[0];
+    try {
+      const created = file ? await api("POST", "/api/import", await file.arrayBuffer()) : await api("POST", "/api/import", { record: $("#import-pcn").value });
+      location.assign("/g/" + created.game.id);
+    } catch (e) {
+      $("#import-error").textContent = errorText(e);
+    }
+  }
 
-// ---------------------------------------------------------------- routing
-const path = location.pathname;
-const game = path.match(/^\/g\/([A-Za-z0-9]+)$/);
-if (game) setupGame(game[1]);
-else if (path === "/archive") setupArchive();
-else setupHome();
+  // src/people.ts
+  function perfName(r) {
+    return `${gameName(r.game)} · ${t(`speed.${r.speed}`)}`;
+  }
+  async function setupProfile(main, name) {
+    fill(main, h("section", { id: "profile" }, h("h1", {}, name), h("p", { className: "error", id: "profile-error", role: "alert" })));
+    let profile;
+    try {
+      profile = await api("GET", `/api/users/${encodeURIComponent(name)}`);
+    } catch (e) {
+      $("#profile-error").textContent = errorText(e);
+      return;
+    }
+    const me2 = current2().user;
+    const chart = h("img", { id: "rating-chart", alt: t("profile.chart"), width: "360", height: "140" });
+    const perfs = h("select", { id: "chart-perf" }, ...profile.ratings.map((r) => h("option", { value: r.perf }, perfName(r))));
+    const showChart = () => {
+      chart.setAttribute("src", `/api/users/${encodeURIComponent(profile.user.name)}/rating.svg?perf=${encodeURIComponent(perfs.value)}`);
+    };
+    perfs.addEventListener("change", showChart);
+    const ratings = profile.ratings.length ? h(
+      "table",
+      { id: "ratings", className: "list" },
+      h("tbody", {}, ...profile.ratings.map(
+        (r) => h(
+          "tr",
+          { "data-perf": r.perf },
+          h("td", {}, perfName(r)),
+          h("td", { className: "rating" }, `${r.rating}${r.provisional ? "?" : ""}`),
+          h("td", { className: "hint" }, t("profile.games_count", { n: r.games }))
+        )
+      ))
+    ) : h("p", { className: "hint" }, t("profile.no_ratings"));
+    const challenge = me2 && me2.name !== profile.user.name && !profile.user.guest ? h("a", { className: "button", href: `/?challenge=${encodeURIComponent(profile.user.name)}#challenges` }, t("profile.challenge", { name: profile.user.name })) : null;
+    fill(
+      $("#profile"),
+      h("h1", {}, profile.user.name),
+      h("p", { className: "hint" }, profile.user.guest ? t("profile.guest") : t("profile.member_since", { date: day(profile.created_ms) })),
+      h("p", { id: "record" }, t("profile.record", profile.record)),
+      challenge,
+      h("h2", {}, t("profile.ratings")),
+      ratings,
+      profile.ratings.length ? h("div", { className: "chart" }, h("h3", {}, t("profile.chart")), perfs, h("div", {}, chart)) : null,
+      h("h2", {}, t("profile.games")),
+      h("ul", { id: "profile-games", className: "cards" }),
+      link(`/archive?player=${encodeURIComponent(profile.user.name)}`, t("profile.all_games"))
+    );
+    if (profile.ratings.length) showChart();
+    const games = await api("GET", `/api/games?player=${encodeURIComponent(profile.user.name)}&limit=10`).catch(() => ({ games: [] }));
+    for (const g of games.games) $("#profile-games").append(gameCard(g));
+  }
+  async function setupLeaderboard(main) {
+    fill(main, h("section", { id: "leaderboard" }, h("h1", {}, t("leaderboard.title"))));
+    const data = await api("GET", "/api/leaderboard").catch(() => ({ leaderboard: [] }));
+    const section2 = $("#leaderboard");
+    if (!data.leaderboard.length) section2.append(h("p", { className: "hint" }, t("leaderboard.empty")));
+    for (const board of data.leaderboard) {
+      const [game, speed] = board.perf.split(":");
+      section2.append(
+        h("h2", {}, perfName({ game, speed })),
+        h(
+          "table",
+          { className: "list", "data-perf": board.perf },
+          h("thead", {}, h("tr", {}, h("th", {}, t("leaderboard.rank")), h("th", {}, t("leaderboard.player")), h("th", {}, t("leaderboard.rating")), h("th", {}, t("leaderboard.games")))),
+          h("tbody", {}, ...board.players.map(
+            (p, i) => h("tr", {}, h("td", {}, String(i + 1)), h("td", {}, link(profileUrl(p.name), p.name)), h("td", {}, `${p.rating}${p.provisional ? "?" : ""}`), h("td", {}, String(p.games)))
+          ))
+        )
+      );
+    }
+  }
+  function credentialsForm(id, submit, newPassword) {
+    return h(
+      "form",
+      { id, className: "account-form" },
+      h("label", {}, t("form.name"), h("input", { type: "text", name: "name", autocomplete: "username", required: true, maxlength: "64" })),
+      h("label", {}, t("form.password"), h("input", { type: "password", name: "password", autocomplete: newPassword ? "new-password" : "current-password", required: true })),
+      h("button", { type: "submit" }, submit),
+      h("p", { className: "error", role: "alert" })
+    );
+  }
+  function setupCredentials(main, mode) {
+    const me2 = current2();
+    const closed = mode === "signup" && me2.signup === "closed";
+    const form = credentialsForm(mode === "login" ? "login-form" : "signup-form", t(mode === "login" ? "account.login" : "account.signup"), mode === "signup");
+    fill(
+      main,
+      h(
+        "section",
+        { id: "account", className: "narrow" },
+        h("h1", {}, t(mode === "login" ? "account.login" : "account.signup")),
+        closed ? h("p", { className: "hint" }, t("account.signup_closed")) : form,
+        mode === "signup" && !closed ? h("p", { className: "hint" }, t("account.signup_help")) : null,
+        mode === "login" ? me2.signup === "open" ? link("/signup", t("account.need_account")) : null : link("/login", t("account.have_account"))
+      )
+    );
+    form.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const data = new FormData(form);
+      const error = form.querySelector(".error");
+      error.textContent = "";
+      try {
+        await api("POST", mode === "login" ? "/api/login" : "/api/signup", { name: data.get("name"), password: data.get("password") });
+        await refresh();
+        const back = new URLSearchParams(location.search).get("back");
+        location.assign(back && back.startsWith("/") && !back.startsWith("//") ? back : "/");
+      } catch (err) {
+        error.textContent = errorText(err);
+      }
+    });
+  }
+  function setupAccount(main) {
+    const me2 = current2().user;
+    if (!me2 || me2.guest) return setupCredentials(main, "login");
+    const form = h(
+      "form",
+      { id: "password-form", className: "account-form" },
+      h("label", {}, t("form.old_password"), h("input", { type: "password", name: "old", autocomplete: "current-password", required: true })),
+      h("label", {}, t("form.new_password"), h("input", { type: "password", name: "new", autocomplete: "new-password", required: true })),
+      h("button", { type: "submit" }, t("account.change_password")),
+      h("p", { className: "error", role: "alert" }),
+      h("p", { className: "done", role: "status" })
+    );
+    fill(main, h("section", { id: "account", className: "narrow" }, h("h1", {}, t("account.title")), link(profileUrl(me2.name), t("account.profile")), h("h2", {}, t("account.change_password")), form));
+    form.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const data = new FormData(form);
+      form.querySelector(".error").textContent = "";
+      form.querySelector(".done").textContent = "";
+      try {
+        await api("POST", "/api/password", { old: data.get("old"), new: data.get("new") });
+        form.reset();
+        form.querySelector(".done").textContent = t("account.password_changed");
+      } catch (err) {
+        form.querySelector(".error").textContent = errorText(err);
+      }
+    });
+  }
+
+  // src/main.ts
+  async function route() {
+    setLanguage("en");
+    document.title = t("title.site");
+    await refresh();
+    const main = $("main");
+    const path = location.pathname;
+    const game = path.match(/^\/g\/([A-Za-z0-9]+)$/);
+    const profile = path.match(/^\/@\/(.+)$/);
+    if (game) setupGame(main, game[1], new URLSearchParams(location.search).get("invite"));
+    else if (profile) setupProfile(main, decodeURIComponent(profile[1]));
+    else if (path === "/archive") setupArchive(main);
+    else if (path === "/leaderboard") setupLeaderboard(main);
+    else if (path === "/login") setupCredentials(main, "login");
+    else if (path === "/signup") setupCredentials(main, "signup");
+    else if (path === "/account") setupAccount(main);
+    else setupLobby(main);
+    prefillChallenge();
+  }
+  function prefillChallenge() {
+    const name = new URLSearchParams(location.search).get("challenge");
+    const field = document.querySelector("#challenge-form input[name=to]");
+    if (name && field) {
+      field.value = name;
+      field.focus();
+    }
+  }
+  route();
+})();

@@ -27,7 +27,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use chuhe::{AnyGame, GameKind, MoveNotation, Outcome, Side, Status};
-use chuhe_server::store::{self, Store};
+use chuhe_server::store::{self, prelude::*};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
@@ -433,6 +433,48 @@ fn worker(shared: &Shared) {
     }
 }
 
+/// POSTs `body` through the balancer with an `Idempotency-Key`, trying again (with the same
+/// key) while the answer is lost or the database is away; the answer's JSON.
+fn post_once(
+    shared: &Shared,
+    agent: &ureq::Agent,
+    url: &str,
+    body: &Value,
+    key: &str,
+    what: &str,
+) -> Result<Value, String> {
+    for attempt in 0..MAX_TRIES {
+        let answer = agent
+            .post(url)
+            .set("Origin", &shared.balancer)
+            .set("Idempotency-Key", key)
+            .send_json(body.clone());
+        match answer {
+            Ok(r) => {
+                note_server(shared, &r);
+                return r.into_json().map_err(|e| e.to_string());
+            }
+            Err(ureq::Error::Status(code, r)) if code >= 500 => {
+                shared.error(format!(
+                    "{what}: http {code} {}",
+                    code_of(&r.into_json().unwrap_or(Value::Null))
+                ));
+            }
+            Err(ureq::Error::Status(code, r)) => {
+                return Err(format!(
+                    "{what} refused with {code}: {}",
+                    r.into_string().unwrap_or_default()
+                ))
+            }
+            Err(ureq::Error::Transport(t)) => {
+                shared.error(format!("{what}: {:?}", t.kind()));
+            }
+        }
+        std::thread::sleep(backoff(attempt));
+    }
+    Err(format!("{what}: no server answered"))
+}
+
 fn backoff(attempt: u32) -> Duration {
     Duration::from_millis((50u64 << attempt.min(5)).min(1500))
 }
@@ -466,66 +508,49 @@ impl<'a> Table<'a> {
             json!({"game": kind.name(), "opponent": "friend"})
         };
         let url = format!("{}/api/games", shared.balancer);
-        for attempt in 0..MAX_TRIES {
-            let answer = agent
-                .post(&url)
-                .set("Origin", &shared.balancer)
-                .send_json(body.clone());
-            let created: Value = match answer {
-                Ok(r) => {
-                    note_server(shared, &r);
-                    r.into_json().map_err(|e| e.to_string())?
-                }
-                Err(ureq::Error::Status(code, r)) if code >= 500 => {
-                    shared.error(format!(
-                        "create: http {code} {}",
-                        code_of(&r.into_json().unwrap_or(Value::Null))
-                    ));
-                    std::thread::sleep(backoff(attempt));
-                    continue;
-                }
-                Err(ureq::Error::Status(code, r)) => {
-                    return Err(format!(
-                        "refused with {code}: {}",
-                        r.into_string().unwrap_or_default()
-                    ))
-                }
-                Err(ureq::Error::Transport(t)) => {
-                    shared.error(format!("create: {:?}", t.kind()));
-                    std::thread::sleep(backoff(attempt));
-                    continue;
-                }
-            };
-            let id = created["game"]["id"].as_str().ok_or("no id")?.to_string();
-            let own = created["token"].as_str().ok_or("no token")?.to_string();
-            let other = created["game"]["invite"]
-                .as_str()
-                .and_then(|link| link.split("token=").nth(1))
-                .unwrap_or_default()
-                .to_string();
-            let tokens = match creator {
-                Side::First => [own, other],
-                Side::Second => [other, own],
-            };
-            *shared.tally().acked.entry("create".into()).or_default() += 1;
-            return Ok(Table {
-                shared,
-                agent,
-                rng: SmallRng::seed_from_u64(0),
-                id,
-                tokens,
-                sockets: [None, None],
-                model: Model {
-                    kind,
-                    moves: Vec::new(),
-                    result: None,
-                    draw_offer: None,
-                },
-                engine: engine.then_some(!creator),
-                sends: 0,
-            });
-        }
-        Err("no server answered".into())
+        // One key for every try: a creation whose answer was lost is not made twice.
+        let key = format!("create-{}-{}", shared.seed, rng.gen::<u64>());
+        let created = post_once(shared, &agent, &url, &body, &key, "create")?;
+        let id = created["game"]["id"].as_str().ok_or("no id")?.to_string();
+        let own = created["token"].as_str().ok_or("no token")?.to_string();
+        let other = match created["game"]["invite"].as_str() {
+            Some(link) => {
+                let code = link.split("invite=").nth(1).unwrap_or_default();
+                let join = format!("{}/api/games/{id}/join", shared.balancer);
+                let key = format!("join-{}-{}", shared.seed, rng.gen::<u64>());
+                let joined = post_once(
+                    shared,
+                    &agent,
+                    &join,
+                    &json!({"invite": code}),
+                    &key,
+                    "join",
+                )?;
+                joined["token"].as_str().ok_or("no token")?.to_string()
+            }
+            None => String::new(),
+        };
+        let tokens = match creator {
+            Side::First => [own, other],
+            Side::Second => [other, own],
+        };
+        *shared.tally().acked.entry("create".into()).or_default() += 1;
+        Ok(Table {
+            shared,
+            agent,
+            rng: SmallRng::seed_from_u64(0),
+            id,
+            tokens,
+            sockets: [None, None],
+            model: Model {
+                kind,
+                moves: Vec::new(),
+                result: None,
+                draw_offer: None,
+            },
+            engine: engine.then_some(!creator),
+            sends: 0,
+        })
     }
 
     fn close(&mut self) {
@@ -594,7 +619,7 @@ impl<'a> Table<'a> {
             let roll = self.rng.gen_range(0..100);
             let ok = if roll < 40 {
                 let ok = self.act(side, Action::Resign);
-                // Against the engine a resignation can be taken back with the move before it.
+                // The result is final: a take-back after it is refused, wherever it lands.
                 if ok && self.engine.is_some() && roll < 10 && !self.model.moves.is_empty() {
                     self.act(side, Action::TakeBack)
                 } else {
@@ -628,7 +653,8 @@ impl<'a> Table<'a> {
     /// Sends `side`'s action until it is acknowledged or refused; false when the game must be
     /// given up (no answer after [`MAX_TRIES`], or a problem found).
     fn act(&mut self, side: Side, action: Action) -> bool {
-        let expect_refusal = self.model.result.is_some() && matches!(action, Action::Move(_));
+        // After the result every action is refused (`game_over`): a result is final.
+        let expect_refusal = self.model.result.is_some();
         for attempt in 0..MAX_TRIES {
             let over_ws = self.sends % 2 == 1;
             self.sends += 1;
@@ -643,8 +669,10 @@ impl<'a> Table<'a> {
                 Sent::Acked(body) => {
                     if expect_refusal {
                         self.shared.problem(format!(
-                            "game {}: a move after the result {:?} was acknowledged: {body}",
-                            self.id, self.model.result
+                            "game {}: {} after the result {:?} was acknowledged: {body}",
+                            self.id,
+                            action.name(),
+                            self.model.result
                         ));
                         return false;
                     }

@@ -10,7 +10,7 @@ use std::sync::{mpsc, Arc, Mutex};
 use chuhe::GameKind;
 use chuhe_engine::Engine;
 
-use crate::live::EngineJob;
+use crate::round::EngineJob;
 
 /// The engine's answer: its move in coordinates and its score from its own side (`None`
 /// when it found none).

@@ -1,12 +1,16 @@
-//! The one error type of the API: an HTTP status, a stable machine-readable code and a
-//! message for people, sent as `{"error": {"code": …, "message": …}}`.
+//! The one error answer of the API: an HTTP status, a stable machine-readable code, the
+//! parameters the page needs to word it in the player's language, and an English message,
+//! sent as `{"error": {"code": …, "message": …, "params": {…}}}`. The domains' own errors
+//! ([`RoundError`], [`UserError`], [`StoreError`]) become one here, and only here.
 
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use serde_json::json;
+use serde_json::{json, Value};
 
+use crate::round::RoundError;
 use crate::store::StoreError;
+use crate::user::UserError;
 
 /// An API error. Everything a client can send wrongly is a 4xx; a 5xx means the database
 /// failed.
@@ -14,10 +18,12 @@ use crate::store::StoreError;
 pub struct ApiError {
     /// The HTTP status.
     pub status: StatusCode,
-    /// A stable code: `bad_request`, `not_found`, `forbidden`, `illegal_move`, …
+    /// A stable code: `bad_request`, `not_found`, `forbidden`, `illegal_move`, `game_over`, …
     pub code: &'static str,
-    /// What was wrong, in words.
+    /// What was wrong, in English words.
     pub message: String,
+    /// The code's parameters (an object; boxed, to keep the error small).
+    pub params: Box<Value>,
     /// Seconds after which trying again may succeed (sent as `Retry-After`).
     pub retry_after: Option<u64>,
 }
@@ -29,8 +35,15 @@ impl ApiError {
             status,
             code,
             message: message.into(),
+            params: Box::new(json!({})),
             retry_after: None,
         }
+    }
+
+    /// The same error with parameters for the page.
+    pub fn with_params(mut self, params: Value) -> ApiError {
+        self.params = Box::new(params);
+        self
     }
 
     /// 400: the request is malformed.
@@ -47,12 +60,17 @@ impl ApiError {
         )
     }
 
-    /// 403: the request lacks the token of the player it acts for.
+    /// 404: nothing of this kind with this name.
+    pub fn not_found(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::NOT_FOUND, "not_found", message)
+    }
+
+    /// 403: the request lacks the right to act.
     pub fn forbidden(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::FORBIDDEN, "forbidden", message)
     }
 
-    /// 409: the game is not in a state that allows this.
+    /// 409: the state does not allow this.
     pub fn conflict(code: &'static str, message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::CONFLICT, code, message)
     }
@@ -60,6 +78,11 @@ impl ApiError {
     /// 422: a move that cannot be played.
     pub fn unprocessable(code: &'static str, message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, code, message)
+    }
+
+    /// The JSON body of the error (also a WebSocket's `error` message).
+    pub fn body(&self) -> Value {
+        json!({"code": self.code, "message": self.message, "params": self.params})
     }
 }
 
@@ -85,6 +108,8 @@ impl From<StoreError> for ApiError {
                 "stale",
                 format!("{e}: the game changed meanwhile; reload it"),
             ),
+            StoreError::Finished(_) => ApiError::conflict("game_over", e.to_string()),
+            StoreError::SeatTaken { .. } => ApiError::conflict("seat_taken", e.to_string()),
             StoreError::Unavailable(_) => ApiError {
                 retry_after: Some(RETRY_AFTER_SECONDS),
                 ..ApiError::new(
@@ -105,11 +130,69 @@ impl From<StoreError> for ApiError {
                     ),
                 )
             },
-            StoreError::Duplicate(_) | StoreError::Backend(_) => ApiError::new(
+            StoreError::Duplicate(_) | StoreError::Constraint(_) | StoreError::Backend(_) => {
+                ApiError::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "database",
+                    format!("the database failed; nothing was changed ({e})"),
+                )
+            }
+        }
+    }
+}
+
+impl From<RoundError> for ApiError {
+    fn from(e: RoundError) -> ApiError {
+        let status = match &e {
+            RoundError::Store(_) | RoundError::Internal(_) => None,
+            RoundError::NoGame(_) => Some(StatusCode::NOT_FOUND),
+            RoundError::UnreadableMove { .. } => Some(StatusCode::BAD_REQUEST),
+            RoundError::IllegalMove { .. } => Some(StatusCode::UNPROCESSABLE_ENTITY),
+            RoundError::NotAPlayer => Some(StatusCode::FORBIDDEN),
+            RoundError::BadInvite => Some(StatusCode::FORBIDDEN),
+            _ => Some(StatusCode::CONFLICT),
+        };
+        match (status, e) {
+            (_, RoundError::Store(store)) => store.into(),
+            (_, RoundError::Internal(why)) => ApiError::new(
                 StatusCode::INTERNAL_SERVER_ERROR,
-                "database",
-                format!("the database failed; nothing was changed ({e})"),
+                "internal",
+                format!("the request failed inside the server: {why}"),
             ),
+            (Some(status), e) => {
+                ApiError::new(status, e.code(), e.to_string()).with_params(e.params())
+            }
+            (None, e) => ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.code(), e.to_string()),
+        }
+    }
+}
+
+impl From<UserError> for ApiError {
+    fn from(e: UserError) -> ApiError {
+        let status = match &e {
+            UserError::BadName(_) | UserError::BadPassword(_) => StatusCode::BAD_REQUEST,
+            UserError::NameTaken(_) => StatusCode::CONFLICT,
+            UserError::WrongLogin | UserError::NotSignedIn => StatusCode::UNAUTHORIZED,
+            UserError::TooManyAttempts { .. } => StatusCode::TOO_MANY_REQUESTS,
+            UserError::SignupClosed | UserError::GuestsUnrated => StatusCode::FORBIDDEN,
+            UserError::Store(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        let params = match &e {
+            UserError::BadName(why) | UserError::BadPassword(why) => json!({"why": why}),
+            UserError::NameTaken(name) => json!({"name": name}),
+            UserError::TooManyAttempts { retry_after } => json!({"retry_after": retry_after}),
+            _ => json!({}),
+        };
+        let retry_after = match &e {
+            UserError::TooManyAttempts { retry_after } => Some(*retry_after),
+            _ => None,
+        };
+        match e {
+            UserError::Store(store) => store.into(),
+            e => ApiError {
+                retry_after,
+                ..ApiError::new(status, e.code(), e.to_string()).with_params(params)
+            },
         }
     }
 }
@@ -122,7 +205,7 @@ pub const RETRY_AFTER_SECONDS: u64 = 1;
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = json!({"error": {"code": self.code, "message": self.message}});
+        let body = json!({"error": self.body()});
         let mut response = (self.status, Json(body)).into_response();
         if let Some(seconds) = self.retry_after {
             response.headers_mut().insert(

@@ -1,40 +1,47 @@
-//! `chuhe serve`: Xiongqi and Xiangqi in the browser, against chuhe's engine or a friend,
-//! every game kept in a database.
+//! `chuhe serve`: Xiongqi and Xiangqi in the browser — a site a club can run: players with
+//! accounts (or guests), a lobby of seeks and challenges, games against the engine or each
+//! other, Glicko-2 ratings, an archive; every game kept in a database, one server on SQLite or
+//! several on PostgreSQL.
 //!
-//! The layers, from the bottom:
-//! - [`store`]: the [`store::Store`] trait and its SQLite and PostgreSQL implementations;
-//! - [`live`]: a game in play (rules, clocks, draw offers) and every player action, each
-//!   written to the store before it is acknowledged;
-//! - [`hub`]: the games in memory (checked against the stored version before each use, so
-//!   several servers can share one database), the engine's moves and the clocks' deadlines;
-//! - [`creations`]: the limit on new games per client;
+//! The layout follows the domains, as lichess's lila and pychess-variants do:
+//! - [`round`]: one game — its actions through one [`round::Round::apply`], its clocks, its
+//!   view, its typed errors — and [`round::rooms`], the games a server holds in memory;
+//! - [`lobby`]: seeks, challenges, the games being played;
+//! - [`user`]: accounts, guests, sessions, names and passwords;
+//! - [`rating`]: Glicko-2 categories and updates;
+//! - [`archive`]: records in (PGN, PCN, XQF, FEN) and out (PCN, PGN);
 //! - [`engines`]: a fixed number of engine threads and the queue of games waiting for them;
-//! - [`api`] and `ws`: the HTTP routes, the JSON API and each game's WebSocket; the page's
-//!   assets are embedded in the binary;
-//! - [`guard`]: in front of every route, the origin check of changes and the security headers.
+//! - [`store`]: one trait per domain and their one SQL implementation, on SQLite or
+//!   PostgreSQL, with the schema's migrations as SQL files;
+//! - [`app`]: the server's state and its background work;
+//! - [`http`]: the routes and WebSockets, thin layers over the domains; [`http::guard`] in
+//!   front of every route (the origin check of changes, the security headers).
 //!
 //! ```no_run
 //! let options = chuhe_server::ServeOptions::default();
 //! chuhe_server::serve(options).unwrap();
 //! ```
 
-pub mod api;
+pub mod app;
+pub mod archive;
+pub mod chart;
 pub mod creations;
 pub mod engines;
 pub mod error;
-pub mod guard;
-pub mod hub;
-pub mod live;
-mod page;
+pub mod http;
+pub mod ids;
+pub mod lobby;
+pub mod rating;
+pub mod round;
 pub mod store;
-mod ws;
+pub mod user;
 
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::sync::Arc;
 use std::time::Duration;
 
+pub use app::{App, AppOptions};
 pub use error::ApiError;
-pub use hub::{Hub, HubOptions};
 
 /// How `chuhe serve` runs.
 #[derive(Clone, Debug)]
@@ -59,6 +66,10 @@ pub struct ServeOptions {
     pub games_per_minute: u32,
     /// Count clients by the balancer's `X-Forwarded-For` rather than the connection.
     pub trust_forwarded_for: bool,
+    /// May anyone make an account (`--signup open`, the default)?
+    pub signup_open: bool,
+    /// Mark the session cookie `Secure` (`--cookie-secure`, for a site behind TLS).
+    pub cookie_secure: bool,
 }
 
 impl Default for ServeOptions {
@@ -68,11 +79,13 @@ impl Default for ServeOptions {
             db: "chuhe-games.sqlite3".into(),
             engine_movetime: Duration::from_millis(500),
             allowed_origins: Vec::new(),
-            abort_after: live::DEFAULT_ABORT_AFTER,
-            engine_threads: hub::default_engine_threads(),
-            idle_after: hub::DEFAULT_IDLE_AFTER,
-            games_per_minute: hub::DEFAULT_GAMES_PER_MINUTE,
+            abort_after: round::DEFAULT_ABORT_AFTER,
+            engine_threads: round::rooms::default_engine_threads(),
+            idle_after: round::rooms::DEFAULT_IDLE_AFTER,
+            games_per_minute: app::DEFAULT_GAMES_PER_MINUTE,
             trust_forwarded_for: false,
+            signup_open: true,
+            cookie_secure: false,
         }
     }
 }
@@ -161,7 +174,7 @@ pub fn serve(options: ServeOptions) -> Result<(), ServeError> {
     let allowed_origins = options
         .allowed_origins
         .iter()
-        .map(|o| guard::parse_origin(o))
+        .map(|o| http::guard::parse_origin(o))
         .collect::<Result<Vec<_>, _>>()
         .map_err(ServeError::BadOrigin)?;
     // The PostgreSQL client must be made outside the async runtime.
@@ -182,9 +195,9 @@ pub fn serve(options: ServeOptions) -> Result<(), ServeError> {
             "chuhe serve: listening on http://{local} (games in {})",
             store.describe()
         );
-        let hub = Hub::new(
+        let app = App::new(
             store,
-            HubOptions {
+            AppOptions {
                 engine_movetime: options.engine_movetime,
                 allowed_origins,
                 abort_after: options.abort_after,
@@ -192,9 +205,11 @@ pub fn serve(options: ServeOptions) -> Result<(), ServeError> {
                 idle_after: options.idle_after,
                 games_per_minute: options.games_per_minute,
                 trust_forwarded_for: options.trust_forwarded_for,
+                signup_open: options.signup_open,
+                cookie_secure: options.cookie_secure,
             },
         );
-        axum::serve(listener, api::service(hub))
+        axum::serve(listener, http::service(app))
             .with_graceful_shutdown(async {
                 let _ = tokio::signal::ctrl_c().await;
             })

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use chuhe_server::{api, store, HubOptions};
+use chuhe_server::{http, store, AppOptions};
 use serde_json::{json, Value};
 
 #[allow(dead_code)]
@@ -25,9 +25,9 @@ impl common::TestServer {
     fn with_store(store: Arc<dyn store::Store>) -> Server {
         Server::with_options(
             store,
-            HubOptions {
+            AppOptions {
                 engine_movetime: Duration::from_millis(30),
-                ..HubOptions::default()
+                ..AppOptions::default()
             },
         )
     }
@@ -330,13 +330,25 @@ fn every_bad_request_is_a_json_error_that_changes_nothing() {
         assert!(message.len() > 10, "{what}: the message says why: {body}");
     }
     // Black to move now: the black player's token is needed; join through the invite.
-    let invite = before["invite"].as_str().unwrap();
-    let second = invite.split("token=").nth(1).unwrap().to_string();
+    let second = invited(&server, &before);
+    let before = state(&server, &id, Some(&token));
     let (status, body) = play(&server, &id, &second, "h10h3");
     assert_eq!((status, error_code(&body)), (422, "illegal_move"), "{body}");
     assert!(body["error"]["message"].as_str().unwrap().contains("h10h3"));
     let (status, body) = play(&server, &id, &second, "zz99");
-    assert_eq!((status, error_code(&body)), (400, "bad_request"), "{body}");
+    assert_eq!((status, error_code(&body)), (400, "bad_move"), "{body}");
+    // A move from an empty square says so (not what another notation made of it).
+    let (status, body) = play(&server, &id, &second, "h3h10");
+    assert_eq!((status, error_code(&body)), (422, "illegal_move"), "{body}");
+    assert_eq!(body["error"]["params"]["reason"], "no_piece", "{body}");
+    assert_eq!(body["error"]["params"]["square"], "h3", "{body}");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("no piece on h3"),
+        "{body}"
+    );
     let (status, body) = post(&move_url, Some(&second), json!({"move": "h10g8", "ply": 0}));
     assert_eq!((status, error_code(&body)), (409, "stale"), "{body}");
     let (status, body) = post(
@@ -344,8 +356,11 @@ fn every_bad_request_is_a_json_error_that_changes_nothing() {
         Some(&second),
         json!({"move": "h10g8", "notation": "fancy"}),
     );
-    assert_eq!((status, error_code(&body)), (400, "bad_request"), "{body}");
-    let big = format!("{{\"move\": \"{}\"}}", "x".repeat(api::MAX_BODY_BYTES + 10));
+    assert_eq!((status, error_code(&body)), (400, "bad_move"), "{body}");
+    let big = format!(
+        "{{\"move\": \"{}\"}}",
+        "x".repeat(http::MAX_BODY_BYTES + 10)
+    );
     let (status, body) = call("POST", &move_url, Some(&second), Some(&big));
     assert_eq!((status, error_code(&body)), (413, "too_large"), "{body}");
 
@@ -362,35 +377,75 @@ fn friends_play_through_the_invite_link_and_spectators_only_watch() {
     let (game, red) = create(&server, json!({"game": "xiongqi", "opponent": "friend"}));
     let id = game["id"].as_str().unwrap().to_string();
     let invite = game["invite"].as_str().unwrap().to_string();
+    assert!(invite.starts_with(&format!("/g/{id}?invite=")), "{invite}");
     assert_eq!(game["watch"], format!("/g/{id}"));
-    // The invite link sets the cookie and sends the browser to the plain page.
-    let response = agent().get(&server.url(&invite)).call().unwrap();
-    assert_eq!(response.status(), 303);
+    // The invite link opens the page, which joins by itself.
+    let page = agent().get(&server.url(&invite)).call().unwrap();
+    assert_eq!(page.status(), 200);
+    assert!(page.header("set-cookie").is_none());
+    // A wrong code takes no seat.
+    let join = server.url(&format!("/api/games/{id}/join"));
+    let (status, body) = post(&join, None, json!({"invite": "nope"}));
+    assert_eq!((status, error_code(&body)), (403, "bad_invite"), "{body}");
+    // The creator opening their own invite link keeps their seat.
+    let (status, body) = post(&join, Some(&red), json!({"invite": invite_code(&game)}));
     assert_eq!(
-        response.header("location"),
-        Some(format!("/g/{id}").as_str())
+        (status, &body["game"]["you"]),
+        (200, &json!("first")),
+        "{body}"
     );
+    // The first other browser takes the open seat, with a cookie of its own session.
+    let response = agent()
+        .post(&join)
+        .send_json(json!({"invite": invite_code(&game)}))
+        .unwrap();
     let cookie = response.header("set-cookie").unwrap().to_string();
-    assert!(cookie.starts_with(&format!("chuhe_{id}=")) && cookie.contains("HttpOnly"));
-    let black = cookie
-        .split(';')
-        .next()
-        .unwrap()
-        .split('=')
-        .nth(1)
-        .unwrap()
-        .to_string();
-    // A cookie works as well as the bearer header.
+    assert!(
+        cookie.starts_with("chuhe_session=") && cookie.contains("HttpOnly"),
+        "{cookie}"
+    );
+    let session = cookie.split(';').next().unwrap().to_string();
+    let joined: Value = response.into_json().unwrap();
+    assert_eq!(joined["game"]["you"], "second");
+    let black = joined["token"].as_str().unwrap().to_string();
+    // That browser is Black by its session, on every request.
     let seen = agent()
         .get(&server.url(&format!("/api/games/{id}")))
-        .set("Cookie", &format!("other=1; chuhe_{id}={black}"))
+        .set("Cookie", &format!("other=1; {session}"))
         .call()
         .unwrap()
         .into_json::<Value>()
         .unwrap();
     assert_eq!(seen["you"], "second");
     assert!(seen["invite"].is_null(), "only the creator sees the invite");
-    // A wrong token in the link sets nothing.
+    assert!(seen["players"][1]["name"]
+        .as_str()
+        .unwrap()
+        .starts_with("Guest-"));
+    // A third browser with the same link watches: the seat is taken.
+    let (status, body) = post(&join, None, json!({"invite": invite_code(&game)}));
+    assert_eq!((status, error_code(&body)), (409, "seat_taken"), "{body}");
+    assert!(
+        state(&server, &id, Some(&red))["invite"].is_null(),
+        "the seat is filled"
+    );
+    // An older game's link (a seat's token) still sets that game's cookie.
+    let legacy = agent()
+        .get(&server.url(&format!("/g/{id}?token={black}")))
+        .call()
+        .unwrap();
+    assert_eq!(legacy.status(), 303);
+    assert!(legacy
+        .header("set-cookie")
+        .unwrap()
+        .starts_with(&format!("chuhe_{id}=")));
+    // ... but not in a browser that holds a seat of the game already.
+    let kept = agent()
+        .get(&server.url(&format!("/g/{id}?token={black}")))
+        .set("Authorization", &format!("Bearer {red}"))
+        .call()
+        .unwrap();
+    assert!(kept.header("set-cookie").is_none());
     let bad = agent()
         .get(&server.url(&format!("/g/{id}?token=nope")))
         .call()
@@ -398,36 +453,68 @@ fn friends_play_through_the_invite_link_and_spectators_only_watch() {
     assert!(bad.header("set-cookie").is_none());
     let watcher = state(&server, &id, None);
     assert!(watcher["you"].is_null() && watcher["invite"].is_null());
+    assert_eq!(watcher["can"]["move"], false);
 
+    // Before both sides have moved the game can be aborted, not resigned (in the page).
+    let mine = state(&server, &id, Some(&red));
+    assert_eq!(
+        (mine["can"]["abort"].clone(), mine["can"]["resign"].clone()),
+        (json!(true), json!(false))
+    );
     assert_eq!(play(&server, &id, &red, "e3e4").0, 200);
     assert_eq!(play(&server, &id, &black, "e6e5").0, 200);
-    // Draw: offered by the player to move, answered by the other.
+    let (status, body) = post(
+        &server.url(&format!("/api/games/{id}/abort")),
+        Some(&red),
+        json!({}),
+    );
+    assert_eq!((status, error_code(&body)), (409, "cannot_abort"), "{body}");
+    // Draws are offered at any moment, and answered by the other side.
     let draw = server.url(&format!("/api/games/{id}/draw"));
-    let (status, body) = post(&draw, Some(&black), json!({"action": "offer"}));
-    assert_eq!((status, error_code(&body)), (409, "not_your_turn"));
     let (status, body) = post(&draw, Some(&red), json!({"action": "accept"}));
     assert_eq!((status, error_code(&body)), (409, "no_draw_offer"));
-    let (status, s) = post(&draw, Some(&red), json!({"action": "offer"}));
-    assert_eq!((status, &s["draw_offer"]), (200, &json!("first")));
-    let (status, s) = post(&draw, Some(&black), json!({"action": "decline"}));
+    let (status, s) = post(&draw, Some(&black), json!({"action": "offer"}));
+    assert_eq!((status, &s["draw_offer"]), (200, &json!("second")), "{s}");
+    let (status, body) = post(&draw, Some(&black), json!({"action": "offer"}));
+    assert_eq!((status, error_code(&body)), (409, "draw_offered"));
+    let (status, s) = post(&draw, Some(&red), json!({"action": "decline"}));
     assert_eq!(status, 200);
-    assert!(s["draw_offer"].is_null() && s["notice"].as_str().unwrap().contains("declined"));
+    assert!(s["draw_offer"].is_null());
+    assert_eq!(
+        s["notice"],
+        json!({"code": "draw_declined", "side": "first", "text": "South declined the draw"})
+    );
+    // The notice goes with the next move.
+    assert_eq!(play(&server, &id, &red, "d3d4").0, 200);
+    assert!(state(&server, &id, None)["notice"].is_null());
     post(&draw, Some(&red), json!({"action": "offer"}));
     let (status, s) = post(&draw, Some(&black), json!({"action": "accept"}));
     assert_eq!(status, 200, "{s}");
     assert_eq!(s["result"]["status"], "agreement");
     assert_eq!(s["result"]["winner"], "none");
-    assert_eq!(s["result"]["text"], "draw by agreement");
-    let (status, body) = play(&server, &id, &red, "d3d4");
+    assert_eq!(s["result"]["text"], "Draw by agreement");
+    // The result is final: no move, draw, resignation, abort or take-back is taken.
+    let (status, body) = play(&server, &id, &black, "d6d5");
     assert_eq!((status, error_code(&body)), (409, "game_over"));
-    // Take-backs are for games against the engine.
-    let (status, body) = post(
-        &server.url(&format!("/api/games/{id}/takeback")),
-        Some(&red),
-        json!({}),
-    );
-    assert_eq!((status, error_code(&body)), (409, "no_takeback"), "{body}");
-    // The archive lists it with its result.
+    assert_eq!(body["error"]["params"]["status"], "agreement", "{body}");
+    for (action, body) in [
+        ("resign", json!({})),
+        ("draw", json!({"action": "offer"})),
+        ("abort", json!({})),
+        ("takeback", json!({})),
+    ] {
+        let (status, body) = post(
+            &server.url(&format!("/api/games/{id}/{action}")),
+            Some(&red),
+            body,
+        );
+        assert_eq!(
+            (status, error_code(&body)),
+            (409, "game_over"),
+            "{action}: {body}"
+        );
+    }
+    // The archive lists it with its result and players.
     let (_, list) = get(&server.url("/api/games"), None);
     let row = list["games"]
         .as_array()
@@ -436,27 +523,42 @@ fn friends_play_through_the_invite_link_and_spectators_only_watch() {
         .find(|g| g["id"] == id)
         .unwrap()
         .clone();
-    assert_eq!(row["plies"], 2);
+    assert_eq!(row["plies"], 3);
     assert_eq!(row["result"]["status"], "agreement");
+    assert_eq!(row["opponent"], "friend");
+    assert!(row["players"][0]["name"]
+        .as_str()
+        .unwrap()
+        .starts_with("Guest-"));
 }
 
 #[test]
-fn resigning_and_taking_back() {
+fn a_result_is_final_and_a_take_back_needs_a_move_to_take_back() {
     let db = TempDb::new("resign");
     let server = Server::start(&db);
-    let (game, token) = create(&server, json!({"game": "xiangqi", "level": 0}));
+    // The engine plays first: at move 1 the player has nothing to take back.
+    let (game, token) = create(
+        &server,
+        json!({"game": "xiangqi", "level": 0, "side": "second"}),
+    );
     let id = game["id"].as_str().unwrap().to_string();
-    assert_eq!(play(&server, &id, &token, "h3e3").0, 200);
-    wait_for(&server, &id, Some(&token), |s| s["ply"] == 2);
-    assert_eq!(play(&server, &id, &token, "h1g3").0, 200);
-    wait_for(&server, &id, Some(&token), |s| s["ply"] == 4);
+    let s = wait_for(&server, &id, Some(&token), |s| s["ply"] == 1);
+    assert_eq!(s["can"]["take_back"], false, "{s}");
     let takeback = server.url(&format!("/api/games/{id}/takeback"));
+    let (status, body) = post(&takeback, Some(&token), json!({}));
+    assert_eq!((status, error_code(&body)), (409, "no_takeback"), "{body}");
+    assert_eq!(body["error"]["params"]["reason"], "nothing");
+    let reply = s["legal"][0]["uci"].as_str().unwrap().to_string();
+    assert_eq!(play(&server, &id, &token, &reply).0, 200);
+    let s = wait_for(&server, &id, Some(&token), |s| s["ply"] == 3);
+    assert_eq!(s["can"]["take_back"], true, "{s}");
     let (status, s) = post(&takeback, Some(&token), json!({}));
     assert_eq!(status, 200, "{s}");
     assert_eq!(
-        s["ply"], 2,
+        s["ply"], 1,
         "the engine's reply and the player's move are taken back"
     );
+    // Resigning ends the game for good: the take-back is refused and not offered.
     let (status, s) = post(
         &server.url(&format!("/api/games/{id}/resign")),
         Some(&token),
@@ -464,16 +566,59 @@ fn resigning_and_taking_back() {
     );
     assert_eq!(status, 200, "{s}");
     assert_eq!(s["result"]["status"], "resignation");
-    assert_eq!(s["result"]["winner"], "second");
+    assert_eq!(s["result"]["winner"], "first");
+    assert_eq!(s["result"]["text"], "Red wins by resignation");
+    assert_eq!(s["can"]["take_back"], false);
+    let (status, body) = post(&takeback, Some(&token), json!({}));
+    assert_eq!((status, error_code(&body)), (409, "game_over"), "{body}");
+    let s = state(&server, &id, Some(&token));
     assert_eq!(
-        s["result"]["text"],
-        "second (North/Black) wins by resignation"
+        (s["ply"].clone(), s["result"]["status"].clone()),
+        (json!(1), json!("resignation"))
     );
-    // Taking back after resigning reopens the game.
-    let (status, s) = post(&takeback, Some(&token), json!({}));
+    // So does a server started afresh.
+    drop(server);
+    let server = Server::start(&db);
+    let (status, body) = post(
+        &server.url(&format!("/api/games/{id}/takeback")),
+        Some(&token),
+        json!({}),
+    );
+    assert_eq!((status, error_code(&body)), (409, "game_over"), "{body}");
+    // Against the engine a rematch starts at once, colours swapped.
+    let (status, s) = post(
+        &server.url(&format!("/api/games/{id}/rematch")),
+        Some(&token),
+        json!({}),
+    );
     assert_eq!(status, 200, "{s}");
-    assert!(s["result"].is_null());
-    assert_eq!(s["ply"], 0);
+    let rematch = s["rematch"]["game"].as_str().unwrap().to_string();
+    let r = state(&server, &rematch, s["rematch"]["token"].as_str());
+    assert_eq!(
+        (r["you"].clone(), r["engine"]["side"].clone()),
+        (json!("first"), json!("second")),
+        "{r}"
+    );
+    let (status, body) = post(
+        &server.url(&format!("/api/games/{id}/rematch")),
+        Some(&token),
+        json!({}),
+    );
+    assert_eq!((status, error_code(&body)), (409, "rematch_made"), "{body}");
+    assert_eq!(body["error"]["params"]["game"], rematch.as_str());
+    // Resigning at once, before any move of one's own, is taken too.
+    let (game, token) = create(&server, json!({"game": "xiangqi", "level": 0}));
+    let id = game["id"].as_str().unwrap();
+    let (status, s) = post(
+        &server.url(&format!("/api/games/{id}/resign")),
+        Some(&token),
+        json!({}),
+    );
+    assert_eq!(
+        (status, s["result"]["winner"].clone()),
+        (200, json!("second")),
+        "{s}"
+    );
 }
 
 #[test]
@@ -485,13 +630,7 @@ fn a_restart_in_the_middle_of_a_game_loses_nothing() {
         json!({"game": "xiangqi", "opponent": "friend", "clock": {"initial_s": 600, "increment_s": 2}}),
     );
     let id = game["id"].as_str().unwrap().to_string();
-    let black = game["invite"]
-        .as_str()
-        .unwrap()
-        .split("token=")
-        .nth(1)
-        .unwrap()
-        .to_string();
+    let black = invited(&server, &game);
     for (token, mv) in [(&red, "h3e3"), (&black, "h10g8"), (&red, "h1g3")] {
         assert_eq!(play(&server, &id, token, mv).0, 200);
     }
@@ -512,20 +651,34 @@ fn a_restart_in_the_middle_of_a_game_loses_nothing() {
     assert_eq!(state(&server, &id, None)["ply"], 5);
 }
 
-/// The other player's token, from the invite link of a game between friends.
-fn invited(game: &Value) -> String {
-    let invite = game["invite"].as_str().unwrap();
-    invite.split("token=").nth(1).unwrap().to_string()
+/// The code of a game's invite link (`/g/ID?invite=CODE`).
+fn invite_code(game: &Value) -> String {
+    let invite = game["invite"]
+        .as_str()
+        .expect("the creator sees the invite link");
+    invite.split("invite=").nth(1).unwrap().to_string()
+}
+
+/// A friend joins through the invite link of a game (as a new guest); their seat's token.
+fn invited(server: &Server, game: &Value) -> String {
+    let id = game["id"].as_str().unwrap();
+    let (status, joined) = post(
+        &server.url(&format!("/api/games/{id}/join")),
+        None,
+        json!({"invite": invite_code(game)}),
+    );
+    assert_eq!(status, 200, "{joined}");
+    joined["token"].as_str().unwrap().to_string()
 }
 
 /// A server on `db` whose games abort when a first move is not made within `abort_after`.
 fn server_aborting_after(db: &str, abort_after: Duration) -> Server {
     Server::with_options(
         Arc::new(store::SqliteStore::open_shared(db).unwrap()),
-        HubOptions {
+        AppOptions {
             engine_movetime: Duration::from_millis(30),
             abort_after,
-            ..HubOptions::default()
+            ..AppOptions::default()
         },
     )
 }
@@ -539,7 +692,7 @@ fn a_clock_that_runs_out_ends_the_game() {
         json!({"game": "xiongqi", "opponent": "friend", "clock": {"initial_s": 1, "increment_s": 0}}),
     );
     let id = game["id"].as_str().unwrap().to_string();
-    let black = invited(&game);
+    let black = invited(&server, &game);
     // No clock runs before each side's first move.
     assert_eq!(game["clock"]["running"], Value::Null);
     assert_eq!(play(&server, &id, &red, "e3e4").0, 200);
@@ -550,7 +703,7 @@ fn a_clock_that_runs_out_ends_the_game() {
     let s = wait_for(&server, &id, None, |s| !s["result"].is_null());
     assert_eq!(s["result"]["status"], "timelimit");
     assert_eq!(s["result"]["winner"], "second");
-    assert_eq!(s["result"]["text"], "second (North/Black) wins on time");
+    assert_eq!(s["result"]["text"], "North wins on time");
     // The loser's clock stops at zero, not where the turn began.
     assert_eq!(s["clock"]["remaining_ms"][0], 0, "{}", s["clock"]);
     assert_eq!(s["clock"]["running"], Value::Null);
@@ -570,7 +723,7 @@ fn a_sides_clock_starts_with_its_first_move() {
                "clock": {"initial_s": 1, "increment_s": 0}}),
     );
     let id = game["id"].as_str().unwrap().to_string();
-    let red = invited(&game);
+    let red = invited(&server, &game);
     std::thread::sleep(Duration::from_millis(1500));
     let s = state(&server, &id, None);
     assert!(s["result"].is_null(), "{s}");
@@ -614,17 +767,21 @@ fn a_game_whose_side_never_makes_its_first_move_is_aborted() {
     let unanswered = game["id"].as_str().unwrap().to_string();
     std::thread::sleep(Duration::from_millis(500));
     assert_eq!(play(&server, &unanswered, &red2, "h3e3").0, 200);
-    // A game without clocks waits for ever.
+    // A game between friends without clocks is aborted too when nobody comes; against the
+    // engine it waits.
     let (game, _) = create(&server, json!({"game": "xiangqi", "opponent": "friend"}));
     let untimed = game["id"].as_str().unwrap().to_string();
+    let (game, _) = create(&server, json!({"game": "xiangqi", "level": 0}));
+    let engine_game = game["id"].as_str().unwrap().to_string();
 
     let s = wait_for(&server, &silent, None, |s| !s["result"].is_null());
     assert_eq!(s["result"]["status"], "aborted", "{s}");
     assert_eq!(s["result"]["winner"], "none");
     assert_eq!(
         s["result"]["text"],
-        "the game was aborted: first (South/Red) did not make a first move in time"
+        "Game aborted: Red did not make a first move in time"
     );
+    assert_eq!(s["result"]["reason"], "no_first_move");
     assert_eq!(s["legal"], json!([]));
     assert_eq!(s["clock"]["remaining_ms"], json!([60_000, 60_000]));
     let (status, body) = play(&server, &silent, &red, "h3e3");
@@ -633,14 +790,13 @@ fn a_game_whose_side_never_makes_its_first_move_is_aborted() {
     let s = wait_for(&server, &unanswered, None, |s| !s["result"].is_null());
     assert_eq!(s["result"]["status"], "aborted", "{s}");
     assert_eq!(s["ply"], 1);
-    assert!(
-        s["result"]["text"]
-            .as_str()
-            .unwrap()
-            .contains("second (North/Black)"),
-        "{s}"
+    assert_eq!(
+        s["result"]["text"],
+        "Game aborted: Black did not make a first move in time"
     );
-    assert!(state(&server, &untimed, None)["result"].is_null());
+    let s = wait_for(&server, &untimed, None, |s| !s["result"].is_null());
+    assert_eq!(s["result"]["status"], "aborted", "{s}");
+    assert!(state(&server, &engine_game, None)["result"].is_null());
 
     // The archive shows both as aborted, and so does a server started afresh.
     let (_, archive) = get(&server.url("/api/games"), None);
@@ -655,7 +811,8 @@ fn a_game_whose_side_never_makes_its_first_move_is_aborted() {
     };
     assert_eq!(status_of(&archive, &silent), "aborted");
     assert_eq!(status_of(&archive, &unanswered), "aborted");
-    assert_eq!(status_of(&archive, &untimed), Value::Null);
+    assert_eq!(status_of(&archive, &untimed), "aborted");
+    assert_eq!(status_of(&archive, &engine_game), Value::Null);
     drop(server);
     let server = Server::start(&db);
     let s = state(&server, &unanswered, None);
@@ -673,13 +830,7 @@ fn records_go_out_and_come_back() {
     let server = Server::start(&db);
     let (game, red) = create(&server, json!({"game": "xiangqi", "opponent": "friend"}));
     let id = game["id"].as_str().unwrap().to_string();
-    let black = game["invite"]
-        .as_str()
-        .unwrap()
-        .split("token=")
-        .nth(1)
-        .unwrap()
-        .to_string();
+    let black = invited(&server, &game);
     for (token, mv) in [(&red, "h3e3"), (&black, "h10g8")] {
         assert_eq!(play(&server, &id, token, mv).0, 200);
     }
@@ -786,13 +937,7 @@ fn websockets_carry_moves_live_to_both_players_and_spectators() {
     let server = Server::start(&db);
     let (game, red) = create(&server, json!({"game": "xiangqi", "opponent": "friend"}));
     let id = game["id"].as_str().unwrap().to_string();
-    let black = game["invite"]
-        .as_str()
-        .unwrap()
-        .split("token=")
-        .nth(1)
-        .unwrap()
-        .to_string();
+    let black = invited(&server, &game);
     let mut a = socket(&server, &id, Some(&red));
     let mut b = socket(&server, &id, Some(&black));
     let mut watcher = socket(&server, &id, None);
@@ -877,13 +1022,7 @@ fn imported_move_times_must_be_finite_non_negative_and_bounded() {
     let server = Server::start(&db);
     let (game, red) = create(&server, json!({"game": "xiangqi", "opponent": "friend"}));
     let id = game["id"].as_str().unwrap().to_string();
-    let black = game["invite"]
-        .as_str()
-        .unwrap()
-        .split("token=")
-        .nth(1)
-        .unwrap()
-        .to_string();
+    let black = invited(&server, &game);
     assert_eq!(play(&server, &id, &red, "h3e3").0, 200);
     assert_eq!(play(&server, &id, &black, "h10g8").0, 200);
     let (_, pcn) = get(&server.url(&format!("/api/games/{id}/pcn")), None);

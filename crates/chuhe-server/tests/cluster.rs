@@ -8,7 +8,7 @@
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
-use chuhe_server::{store, HubOptions};
+use chuhe_server::{store, AppOptions};
 use serde_json::{json, Value};
 
 #[allow(dead_code)]
@@ -21,9 +21,9 @@ impl common::TestServer {
     fn start(store: Arc<dyn store::Store>) -> Server {
         Server::with_options(
             store,
-            HubOptions {
+            AppOptions {
                 engine_movetime: Duration::from_millis(20),
-                ..HubOptions::default()
+                ..AppOptions::default()
             },
         )
     }
@@ -62,13 +62,18 @@ fn friend_game(server: &Server) -> (String, String, String) {
     assert_eq!(status, 201, "{created}");
     let id = created["game"]["id"].as_str().unwrap().to_string();
     let red = created["token"].as_str().unwrap().to_string();
-    let black = created["game"]["invite"]
+    let code = created["game"]["invite"]
         .as_str()
         .unwrap()
-        .split("token=")
+        .split("invite=")
         .nth(1)
-        .unwrap()
-        .to_string();
+        .unwrap();
+    let (status, joined) = call(
+        ureq::post(&server.url(&format!("/api/games/{id}/join"))),
+        Some(json!({"invite": code})),
+    );
+    assert_eq!(status, 200, "{joined}");
+    let black = joined["token"].as_str().unwrap().to_string();
     (id, red, black)
 }
 
@@ -234,7 +239,8 @@ fn a_draw_declined_on_one_server_is_told_on_the_other(s1: &Server, s2: &Server) 
     assert_eq!(s2.state(&id)["draw_offer"], "first");
     let (status, body) = s2.post(&draw, &black, json!({"action": "decline"}));
     assert_eq!(status, 200, "{body}");
-    let told = "second (North/Black) declined the draw";
+    let told =
+        json!({"code": "draw_declined", "side": "second", "text": "Black declined the draw"});
     assert_eq!(body["notice"], told, "{body}");
     let seen = s1.state(&id);
     assert_eq!(seen["draw_offer"], Value::Null, "{seen}");
@@ -280,8 +286,9 @@ fn a_take_back_on_one_server_shows_on_the_other(s1: &Server, s2: &Server) {
     assert_eq!(uci_moves(&seen), uci_moves(&s1.state(&id)));
 }
 
-/// Red, to move, resigns on S1 while moving on S2, at the same moment, many times: one of
-/// the two wins each time, the other is refused, and the database agrees with the winner.
+/// Red resigns on S1 while aborting on S2, at the same moment, many times: both end the game,
+/// so one of the two wins each time, the other is refused (the result is final), and the
+/// database agrees with the winner.
 fn racing_changes_never_both_win(s1: &Server, s2: &Server, db: &dyn store::Store) {
     for round in 0..6 {
         let (id, red, _) = friend_game(s1);
@@ -289,7 +296,7 @@ fn racing_changes_never_both_win(s1: &Server, s2: &Server, db: &dyn store::Store
         s1.state(&id);
         s2.state(&id);
         let barrier = Arc::new(Barrier::new(2));
-        let (resigned, moved) = std::thread::scope(|s| {
+        let (resigned, aborted) = std::thread::scope(|s| {
             let b = barrier.clone();
             let (id, red) = (&id, &red);
             let resign = s.spawn(move || {
@@ -297,27 +304,29 @@ fn racing_changes_never_both_win(s1: &Server, s2: &Server, db: &dyn store::Store
                 s1.post(&format!("/api/games/{id}/resign"), red, json!({}))
             });
             let b = barrier.clone();
-            let play = s.spawn(move || {
+            let abort = s.spawn(move || {
                 b.wait();
-                s2.post(
-                    &format!("/api/games/{id}/move"),
-                    red,
-                    json!({"move": "h3e3"}),
-                )
+                s2.post(&format!("/api/games/{id}/abort"), red, json!({}))
             });
-            (resign.join().unwrap(), play.join().unwrap())
+            (resign.join().unwrap(), abort.join().unwrap())
         });
         let stored = db.load(&id).unwrap().unwrap();
-        match (resigned.0, moved.0) {
+        match (resigned.0, aborted.0) {
             (200, 409) => {
-                assert!(stored.moves.is_empty(), "round {round}");
-                assert_eq!(stored.result.unwrap().status, "resignation");
+                assert_eq!(
+                    stored.result.unwrap().status,
+                    "resignation",
+                    "round {round}"
+                );
+                assert_eq!(aborted.1["error"]["code"], "game_over");
             }
             (409, 200) => {
-                assert_eq!(stored.moves.len(), 1, "round {round}");
-                assert!(stored.result.is_none());
+                assert_eq!(stored.result.unwrap().status, "aborted", "round {round}");
+                assert_eq!(resigned.1["error"]["code"], "game_over");
             }
-            other => panic!("round {round}: both or neither won: {other:?} {resigned:?} {moved:?}"),
+            other => {
+                panic!("round {round}: both or neither won: {other:?} {resigned:?} {aborted:?}")
+            }
         }
         assert_eq!(s1.state(&id)["ply"], s2.state(&id)["ply"]);
         assert_eq!(s1.state(&id)["result"], s2.state(&id)["result"]);

@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use chuhe_server::{store, HubOptions};
+use chuhe_server::{store, AppOptions};
 use serde_json::json;
 
 #[allow(dead_code)]
@@ -150,9 +150,9 @@ fn game_behind_cutter(how: Cut) -> Option<CutGame> {
     let direct = store::PostgresStore::connect(&url).unwrap();
     let server = common::TestServer::with_options(
         store,
-        HubOptions {
+        AppOptions {
             engine_movetime: Duration::from_millis(20),
-            ..HubOptions::default()
+            ..AppOptions::default()
         },
     );
 
@@ -224,7 +224,7 @@ fn a_commit_whose_answer_is_lost_is_neither_denied_nor_made_twice() {
         Some(json!({})),
     );
     assert_eq!(cutter.cuts.load(Ordering::SeqCst), 1, "the commit was cut");
-    let stored = store::Store::load(&direct, &id).unwrap().unwrap();
+    let stored = store::GameStore::load(&direct, &id).unwrap().unwrap();
     assert_eq!(
         stored.moves.len(),
         2,
@@ -257,7 +257,7 @@ fn a_commit_that_never_arrives_leaves_the_game_as_stored_and_can_be_sent_again()
     );
     assert_eq!(cutter.cuts.load(Ordering::SeqCst), 1, "the commit was cut");
     assert_outcome_unknown(status, &body);
-    let stored = store::Store::load(&direct, &id).unwrap().unwrap();
+    let stored = store::GameStore::load(&direct, &id).unwrap().unwrap();
     assert_eq!(
         stored.moves.len(),
         4,
@@ -273,7 +273,7 @@ fn a_commit_that_never_arrives_leaves_the_game_as_stored_and_can_be_sent_again()
         Some(json!({})),
     );
     assert_eq!(status, 200, "{body}");
-    let stored = store::Store::load(&direct, &id).unwrap().unwrap();
+    let stored = store::GameStore::load(&direct, &id).unwrap().unwrap();
     assert_eq!(stored.moves.len(), 2);
     let (status, state) = call(ureq::get(&state_url), None);
     assert_eq!((status, &state["ply"]), (200, &json!(2)), "{state}");

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use chuhe_server::{api, store, Hub, HubOptions};
+use chuhe_server::{http, store, App, AppOptions};
 use serde_json::{json, Value};
 
 const GAMES: usize = 500;
@@ -49,16 +49,16 @@ fn five_hundred_engine_games_wait_their_turn_on_a_bounded_pool() {
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
             addr_tx.send(listener.local_addr().unwrap()).unwrap();
             let store = Arc::new(store::SqliteStore::open(":memory:").unwrap());
-            let hub = Hub::new(
+            let hub = App::new(
                 store,
-                HubOptions {
+                AppOptions {
                     engine_movetime: Duration::from_millis(20),
                     engine_threads: ENGINE_THREADS,
-                    ..HubOptions::default()
+                    ..AppOptions::default()
                 },
             );
             tokio::select! {
-                _ = axum::serve(listener, api::router(hub)) => {}
+                _ = axum::serve(listener, http::router(hub)) => {}
                 _ = stopped => {}
             }
         });

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use chuhe_server::{store, HubOptions};
+use chuhe_server::{store, AppOptions};
 use serde_json::{json, Value};
 
 #[allow(dead_code)]
@@ -56,9 +56,9 @@ fn idle_games_leave_memory_and_come_back_from_the_database() {
     let db = TempDb::new("idle");
     let server = TestServer::with_options(
         store_at(&db),
-        HubOptions {
+        AppOptions {
             idle_after: Duration::from_millis(200),
-            ..HubOptions::default()
+            ..AppOptions::default()
         },
     );
     let (status, _, created) = new_game(&server, None);
@@ -102,9 +102,9 @@ fn one_client_creates_at_most_so_many_games_a_minute() {
     let db = TempDb::new("create");
     let server = TestServer::with_options(
         store_at(&db),
-        HubOptions {
+        AppOptions {
             games_per_minute: 3,
-            ..HubOptions::default()
+            ..AppOptions::default()
         },
     );
     for i in 0..3 {
@@ -135,10 +135,10 @@ fn behind_a_balancer_clients_are_counted_by_x_forwarded_for() {
     let db = TempDb::new("forwarded");
     let server = TestServer::with_options(
         store_at(&db),
-        HubOptions {
+        AppOptions {
             games_per_minute: 2,
             trust_forwarded_for: true,
-            ..HubOptions::default()
+            ..AppOptions::default()
         },
     );
     // The balancer appends the address it saw; a client may have sent its own before it.

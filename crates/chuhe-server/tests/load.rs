@@ -9,7 +9,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use chuhe_server::{api, store, Hub, HubOptions};
+use chuhe_server::{http, store, App, AppOptions};
 use futures_util::{SinkExt, StreamExt};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -61,19 +61,31 @@ async fn one_game(
     // Games are opened a few at a time (opening is not what is measured, and hundreds of
     // simultaneous connects overflow the listen queue); then all play at once.
     let permit = opening.acquire_owned().await.unwrap();
-    let created: Value = tokio::task::spawn_blocking(move || {
-        ureq::post(&format!("{base}/api/games"))
+    let (created, joined): (Value, Value) = tokio::task::spawn_blocking(move || {
+        let created: Value = ureq::post(&format!("{base}/api/games"))
             .send_json(json!({"game": "xiangqi", "opponent": "friend"}))
             .unwrap()
             .into_json()
+            .unwrap();
+        let id = created["game"]["id"].as_str().unwrap();
+        let code = created["game"]["invite"]
+            .as_str()
             .unwrap()
+            .split("invite=")
+            .nth(1)
+            .unwrap();
+        let joined = ureq::post(&format!("{base}/api/games/{id}/join"))
+            .send_json(json!({"invite": code}))
+            .unwrap()
+            .into_json()
+            .unwrap();
+        (created, joined)
     })
     .await
     .unwrap();
     let id = created["game"]["id"].as_str().unwrap().to_string();
     let red = created["token"].as_str().unwrap().to_string();
-    let invite = created["game"]["invite"].as_str().unwrap();
-    let black = invite.split("token=").nth(1).unwrap().to_string();
+    let black = joined["token"].as_str().unwrap().to_string();
     let mut sockets = Vec::new();
     for token in [&red, &black] {
         let (ws, _) =
@@ -135,8 +147,8 @@ fn load(db: &str, label: &str) {
         .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
         .unwrap();
     let addr = listener.local_addr().unwrap();
-    let hub = Hub::new(store.clone(), HubOptions::default());
-    server.spawn(async move { axum::serve(listener, api::router(hub)).await });
+    let hub = App::new(store.clone(), AppOptions::default());
+    server.spawn(async move { axum::serve(listener, http::router(hub)).await });
 
     let client = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)

@@ -9,8 +9,9 @@ use std::sync::{Arc, Barrier};
 use std::time::Duration;
 
 use chuhe::Side;
+use chuhe_server::store::prelude::*;
 use chuhe_server::store::{
-    EngineClaim, Opponent, PostgresStore, SqliteStore, Standing, Store, StoreError, StoredGame,
+    EngineClaim, Opponent, PostgresStore, SqliteStore, Standing, StoreError, StoredGame,
     StoredMove, StoredResult, TimeControl,
 };
 use common::postgres_url;
@@ -51,6 +52,7 @@ fn game(id: &str, moves: &[&str]) -> StoredGame {
         record_info: Some(r#"{"meta":{"event":"Club"},"sides":null}"#.into()),
         version: 0,
         draw_offer: None,
+        turn_ms: Some(1_000),
         moves: moves
             .iter()
             .enumerate()
@@ -59,6 +61,7 @@ fn game(id: &str, moves: &[&str]) -> StoredGame {
                 time_ms: 100 * i as u64,
             })
             .collect(),
+        ..StoredGame::default()
     }
 }
 
@@ -81,7 +84,7 @@ fn result(status: &str, winner: &str, reason: Option<&str>) -> StoredResult {
 fn ends(result: Option<&StoredResult>) -> Standing {
     Standing {
         result: result.cloned(),
-        draw_offer: None,
+        ..Standing::default()
     }
 }
 
@@ -250,42 +253,54 @@ fn moves_in_order(store: &dyn Store) {
     assert!(back.updated_ms >= back.created_ms);
 }
 
+/// Take-backs and offers change a game in play; a result, once stored, is final: no move,
+/// take-back or standing replaces or removes it (only a rematch offer may follow it).
 fn results_and_take_backs(store: &dyn Store) {
     let id = fresh_id("rs");
     store.create(&game(&id, &["h3e3"])).unwrap();
-    let mate = result("checkmate", "first", None);
-    store
-        .push_move(&id, 0, 1, &mv("h10g8"), &ends(Some(&mate)))
-        .unwrap();
-    assert_eq!(store.load(&id).unwrap().unwrap().result, Some(mate));
-    store.truncate(&id, 1, 1, &ends(None)).unwrap();
-    let back = store.load(&id).unwrap().unwrap();
-    assert_eq!(back.moves.len(), 1);
-    assert_eq!(back.result, None);
-    let resigned = result("resignation", "second", None);
-    store.set_standing(&id, 2, &ends(Some(&resigned))).unwrap();
-    assert_eq!(store.load(&id).unwrap().unwrap().result, Some(resigned));
-    store.set_standing(&id, 3, &ends(None)).unwrap();
-    assert_eq!(store.load(&id).unwrap().unwrap().result, None);
     // A draw offer is stored with the game.
     let offer = Standing {
-        result: None,
         draw_offer: Some(Side::Second),
+        ..Standing::default()
     };
-    store.set_standing(&id, 4, &offer).unwrap();
+    store.set_standing(&id, 0, &offer).unwrap();
     assert_eq!(
         store.load(&id).unwrap().unwrap().draw_offer,
         Some(Side::Second)
     );
-    store.truncate(&id, 5, 0, &ends(None)).unwrap();
+    store.truncate(&id, 1, 0, &ends(None)).unwrap();
     let back = store.load(&id).unwrap().unwrap();
     assert!(back.moves.is_empty());
-    assert_eq!((back.draw_offer, back.version), (None, 6));
+    assert_eq!((back.draw_offer, back.version), (None, 2));
     // After a take-back the next move is written at the freed ply.
     store
-        .push_move(&id, 6, 0, &mv("b3e3"), &ends(None))
+        .push_move(&id, 2, 0, &mv("b3e3"), &ends(None))
         .unwrap();
     assert_eq!(store.load(&id).unwrap().unwrap().moves, vec![mv("b3e3")]);
+    let mate = result("checkmate", "first", None);
+    store
+        .push_move(&id, 3, 1, &mv("h10g8"), &ends(Some(&mate)))
+        .unwrap();
+    assert_eq!(store.load(&id).unwrap().unwrap().result, Some(mate.clone()));
+    let finished =
+        |r: Result<(), StoreError>| assert!(matches!(r, Err(StoreError::Finished(_))), "{r:?}");
+    finished(store.truncate(&id, 4, 1, &ends(None)));
+    finished(store.push_move(&id, 4, 2, &mv("h1g3"), &ends(None)));
+    finished(store.set_standing(&id, 4, &ends(None)));
+    let resigned = result("resignation", "second", None);
+    finished(store.set_standing(&id, 4, &ends(Some(&resigned))));
+    // A rematch offer may follow the result, which stays.
+    let rematch = Standing {
+        result: Some(mate.clone()),
+        rematch_offer: Some(Side::First),
+        ..Standing::default()
+    };
+    store.set_standing(&id, 4, &rematch).unwrap();
+    let back = store.load(&id).unwrap().unwrap();
+    assert_eq!(
+        (back.result, back.rematch_offer, back.moves.len()),
+        (Some(mate), Some(Side::First), 2)
+    );
 }
 
 fn unknown_games(store: &dyn Store) {
@@ -566,8 +581,9 @@ fn postgres_servers_starting_together_set_up_one_schema() {
             .unwrap()
             .get(0);
         assert_eq!(
-            tables, 4,
-            "round {round}: games, moves, engine_claims, chuhe_schema"
+            tables, 12,
+            "round {round}: games, moves, engine_claims, chuhe_schema, users, sessions, \
+             ratings, rating_history, seeks, challenges, idempotency, presence"
         );
         // Every server works on it.
         let id = fresh_id("tg");

@@ -1,65 +1,39 @@
-//! The PostgreSQL store: the same tables as SQLite, a few connections, and row locks so that
-//! several server processes can share one database.
+//! PostgreSQL: the same tables as SQLite, a few pooled connections, row locks so that several
+//! server processes can share one database, and `LISTEN`/`NOTIFY` to tell each other of
+//! changes.
 
+use std::error::Error as StdError;
 use std::time::Duration;
 
-use postgres::{Client, NoTls, Transaction};
+use bytes::BytesMut;
+use postgres::types::{to_sql_checked, IsNull, ToSql, Type};
+use postgres::{Client, NoTls};
 use r2d2::Pool;
 use r2d2_postgres::PostgresConnectionManager;
 
-use super::{
-    check_version, clock_of, draw_offer_of, millis, now_ms, opponent_columns, opponent_of,
-    result_of, side_of, EngineClaim, GameSummary, Standing, Store, StoreError, StoredGame,
-    StoredMove,
-};
+use super::sql::{migrations, Database, Dialect, Migration, Row, Tx, Value};
+use super::{SqlStore, StoreError};
 
-/// The schema's steps: step `i` brings a database from version `i` to `i + 1` (a database
-/// made before versions were kept has the tables of step 0 and no version: step 0 keeps them).
-const MIGRATIONS: &[&str] = &[
-    SCHEMA_1,
-    "ALTER TABLE games ADD COLUMN IF NOT EXISTS record_info TEXT;",
-    "ALTER TABLE games ADD COLUMN IF NOT EXISTS version BIGINT NOT NULL DEFAULT 0; \
-     ALTER TABLE games ADD COLUMN IF NOT EXISTS draw_offer TEXT;",
-    super::ENGINE_CLAIMS,
-];
+/// The schema's steps, `migrations/postgres/` (kept in step with SQLite's by a test).
+pub(crate) const MIGRATIONS: &[Migration] = migrations!("postgres":
+    1 => "0001_games.sql",
+    2 => "0002_record_info.sql",
+    3 => "0003_versions.sql",
+    4 => "0004_engine_claims.sql",
+    5 => "0005_players.sql",
+);
 
 /// The key of the advisory lock under which the schema is changed.
 const SCHEMA_LOCK: i64 = 7165;
 
-const SCHEMA_1: &str = "
-CREATE TABLE IF NOT EXISTS games (
-    id TEXT PRIMARY KEY,
-    game TEXT NOT NULL,
-    start TEXT NOT NULL,
-    opponent TEXT NOT NULL,
-    engine_level BIGINT,
-    engine_side TEXT,
-    creator TEXT NOT NULL,
-    first_token TEXT NOT NULL,
-    second_token TEXT NOT NULL,
-    clock_initial_ms BIGINT,
-    clock_increment_ms BIGINT,
-    status TEXT,
-    winner TEXT,
-    reason TEXT,
-    created_ms BIGINT NOT NULL,
-    updated_ms BIGINT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS games_by_update ON games (updated_ms DESC);
-CREATE TABLE IF NOT EXISTS moves (
-    game_id TEXT NOT NULL REFERENCES games (id),
-    ply BIGINT NOT NULL,
-    uci TEXT NOT NULL,
-    time_ms BIGINT NOT NULL,
-    PRIMARY KEY (game_id, ply)
-);
-";
-
 /// How many connections one server process keeps.
 const CONNECTIONS: usize = 4;
 
-/// Games in a PostgreSQL database.
-pub struct PostgresStore {
+/// Games, players and the lobby in a PostgreSQL database.
+pub type PostgresStore = SqlStore<PostgresDb>;
+
+/// The PostgreSQL database under a [`PostgresStore`].
+pub struct PostgresDb {
     url: String,
     config: postgres::Config,
     pool: Pool<PostgresConnectionManager<NoTls>>,
@@ -74,11 +48,11 @@ const MAX_BACKOFF: Duration = Duration::from_secs(5);
 /// with back-off, while the database is away) before it is answered "unavailable".
 const CHECKOUT_TIMEOUT: Duration = Duration::from_secs(1);
 
-impl PostgresStore {
+impl SqlStore<PostgresDb> {
     /// Connects to `url` (`postgres://user@host:port/db`, or `host=/run/dir` for a socket)
     /// and brings the schema up to date. Call it outside an async runtime (the server opens
     /// its store before starting one). Connections come from an r2d2 pool of
-    /// [`CONNECTIONS`]: one that breaks later (the database restarted) is dropped and the
+    /// four: one that breaks later (the database restarted) is dropped and the
     /// pool opens another.
     pub fn connect(url: &str) -> Result<PostgresStore, StoreError> {
         let shown = redact(url);
@@ -101,13 +75,15 @@ impl PostgresStore {
             .test_on_check_out(false)
             .connection_timeout(CHECKOUT_TIMEOUT)
             .build_unchecked(PostgresConnectionManager::new(config.clone(), NoTls));
-        Ok(PostgresStore {
+        Ok(SqlStore::new(PostgresDb {
             url: shown,
             config,
             pool,
-        })
+        }))
     }
+}
 
+impl PostgresDb {
     /// Runs `work` on a connection of the pool. When the connection turns out to be broken
     /// (the database restarted) before a change was committed, the pool drops it and `work`
     /// runs again on another (each idle connection may have been cut: up to one more try
@@ -115,7 +91,10 @@ impl PostgresStore {
     /// [`StoreError::Interrupted`] at once, as the change may be stored (run again, an action
     /// would be made twice: its second try refused as stale, the game read again and the
     /// action carried out on it anew).
-    fn run<T>(&self, work: impl Fn(&mut Client) -> Result<T, StoreError>) -> Result<T, StoreError> {
+    fn run(
+        &self,
+        work: &mut dyn FnMut(&mut Client) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
         let mut tries = 0;
         loop {
             tries += 1;
@@ -162,21 +141,14 @@ fn redact(url: &str) -> String {
 fn backend(e: postgres::Error) -> StoreError {
     if connection_lost(&e) {
         StoreError::Unavailable(describe(&e))
+    } else if e
+        .code()
+        .is_some_and(|c| *c == postgres::error::SqlState::UNIQUE_VIOLATION)
+    {
+        StoreError::Constraint(describe(&e))
     } else {
         StoreError::Backend(describe(&e))
     }
-}
-
-/// Commits a change. When the connection breaks on the way, the database may have committed
-/// it or not: [`StoreError::Interrupted`], which [`PostgresStore::run`] does not try again.
-fn commit(tx: Transaction<'_>) -> Result<(), StoreError> {
-    tx.commit().map_err(|e| {
-        if connection_lost(&e) {
-            StoreError::Interrupted(describe(&e))
-        } else {
-            backend(e)
-        }
-    })
 }
 
 /// Whether the error says the connection is gone (closed, or the server shutting down or
@@ -187,8 +159,7 @@ fn connection_lost(e: &postgres::Error) -> bool {
             let class = &c.code()[..2];
             class == "08" || class == "57"
         })
-        || (e.as_db_error().is_none()
-            && std::error::Error::source(e).is_some_and(|s| s.is::<std::io::Error>()))
+        || (e.as_db_error().is_none() && e.source().is_some_and(|s| s.is::<std::io::Error>()))
 }
 
 /// The server's own words for an error it sent (the driver's text is only `db error`), or
@@ -197,7 +168,7 @@ fn describe(e: &postgres::Error) -> String {
     if let Some(db) = e.as_db_error() {
         return format!("{} ({})", db.message(), db.code().code());
     }
-    match std::error::Error::source(e) {
+    match e.source() {
         Some(cause) if !e.to_string().contains(&cause.to_string()) => format!("{e}: {cause}"),
         _ => e.to_string(),
     }
@@ -227,96 +198,206 @@ fn connect_error(shown: &str, e: &postgres::Error) -> StoreError {
 /// starting together change it once, one after the other; refuses a schema newer than this
 /// program.
 fn migrate(client: &mut Client, shown: &str) -> Result<(), StoreError> {
-    let failed = |e: postgres::Error| {
-        StoreError::Backend(format!(
-            "cannot set up the tables of {shown}: {}",
-            describe(&e)
-        ))
-    };
-    let mut tx = client.transaction().map_err(failed)?;
-    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&SCHEMA_LOCK])
-        .map_err(failed)?;
-    tx.batch_execute("CREATE TABLE IF NOT EXISTS chuhe_schema (version BIGINT NOT NULL);")
-        .map_err(failed)?;
-    let found: Option<i64> = tx
-        .query_one("SELECT MAX(version) FROM chuhe_schema", &[])
-        .map_err(failed)?
-        .get(0);
-    let from = super::check_schema(found.unwrap_or(0), MIGRATIONS.len(), shown)?;
-    if from == MIGRATIONS.len() {
-        return Ok(());
-    }
-    for step in &MIGRATIONS[from..] {
-        tx.batch_execute(step).map_err(failed)?;
-    }
-    tx.execute("DELETE FROM chuhe_schema", &[])
-        .map_err(failed)?;
-    tx.execute(
-        "INSERT INTO chuhe_schema (version) VALUES ($1)",
-        &[&(MIGRATIONS.len() as i64)],
+    let failed =
+        |e: StoreError| StoreError::Backend(format!("cannot set up the tables of {shown}: {e}"));
+    let mut tx = client.transaction().map_err(backend).map_err(failed)?;
+    let mut pg = PgTx(&mut tx);
+    pg.execute(
+        "SELECT pg_advisory_xact_lock($1)",
+        &[Value::Int(SCHEMA_LOCK)],
     )
     .map_err(failed)?;
-    tx.commit().map_err(failed)
+    super::sql::migrate(&mut pg, MIGRATIONS, shown).map_err(|e| match e {
+        e @ StoreError::Backend(_) if e.to_string().contains("newer than this chuhe") => e,
+        e => failed(e),
+    })?;
+    tx.commit().map_err(backend).map_err(failed)
 }
 
-/// Starts a change of the game made on `version`: locks the game's row for the transaction;
-/// [`StoreError::NotFound`] without the game, [`StoreError::Stale`] when it is at another
-/// version; its move count.
-fn begin_change(tx: &mut Transaction<'_>, id: &str, version: i64) -> Result<usize, StoreError> {
-    let found = tx
-        .query_opt("SELECT version FROM games WHERE id = $1 FOR UPDATE", &[&id])
-        .map_err(backend)?;
-    let Some(found) = found else {
-        return Err(StoreError::NotFound(id.to_string()));
+impl ToSql for Value {
+    fn to_sql(
+        &self,
+        ty: &Type,
+        out: &mut BytesMut,
+    ) -> Result<IsNull, Box<dyn StdError + Sync + Send>> {
+        match self {
+            Value::Null => Ok(IsNull::Yes),
+            Value::Int(v) => match *ty {
+                Type::INT2 => i16::try_from(*v)?.to_sql(ty, out),
+                Type::INT4 => i32::try_from(*v)?.to_sql(ty, out),
+                Type::FLOAT8 => (*v as f64).to_sql(ty, out),
+                Type::BOOL => (*v != 0).to_sql(ty, out),
+                _ => v.to_sql(ty, out),
+            },
+            Value::Real(v) => match *ty {
+                Type::FLOAT4 => (*v as f32).to_sql(ty, out),
+                _ => v.to_sql(ty, out),
+            },
+            Value::Text(s) => s.as_str().to_sql(ty, out),
+            Value::Bool(b) => b.to_sql(ty, out),
+        }
+    }
+
+    fn accepts(_: &Type) -> bool {
+        true
+    }
+
+    to_sql_checked!();
+}
+
+fn cell(row: &postgres::Row, i: usize) -> Result<Value, StoreError> {
+    let ty = row.columns()[i].type_();
+    let value = match *ty {
+        Type::INT8 => row.try_get::<_, Option<i64>>(i).map(Value::from),
+        Type::INT4 => row
+            .try_get::<_, Option<i32>>(i)
+            .map(|v| Value::from(v.map(i64::from))),
+        Type::INT2 => row
+            .try_get::<_, Option<i16>>(i)
+            .map(|v| Value::from(v.map(i64::from))),
+        Type::FLOAT8 => row.try_get::<_, Option<f64>>(i).map(Value::from),
+        Type::FLOAT4 => row
+            .try_get::<_, Option<f32>>(i)
+            .map(|v| Value::from(v.map(f64::from))),
+        Type::BOOL => row.try_get::<_, Option<bool>>(i).map(Value::from),
+        Type::TEXT | Type::VARCHAR | Type::NAME | Type::BPCHAR => {
+            row.try_get::<_, Option<String>>(i).map(Value::from)
+        }
+        Type::NUMERIC => {
+            return Err(StoreError::Backend(format!(
+                "column {i} is NUMERIC: cast it to BIGINT or DOUBLE PRECISION"
+            )))
+        }
+        _ => {
+            return Err(StoreError::Backend(format!(
+                "column {i} has the unexpected type {ty}"
+            )))
+        }
     };
-    check_version(id, version, found.get(0))?;
-    let n: i64 = tx
-        .query_one("SELECT COUNT(*) FROM moves WHERE game_id = $1", &[&id])
-        .map_err(backend)?
-        .get(0);
-    Ok(n as usize)
+    value.map_err(backend)
 }
 
-/// Writes the standing and counts the version up.
-fn finish_change(
-    tx: &mut Transaction<'_>,
-    id: &str,
-    standing: &Standing,
-) -> Result<(), StoreError> {
-    let result = standing.result.as_ref();
-    let row = tx
-        .query_one(
-            "UPDATE games SET status = $2, winner = $3, reason = $4, draw_offer = $5, \
-             version = version + 1, updated_ms = $6 WHERE id = $1 RETURNING version",
-            &[
-                &id,
-                &result.map(|r| r.status.as_str()),
-                &result.map(|r| r.winner.as_str()),
-                &result.and_then(|r| r.reason.as_deref()),
-                &standing.draw_offer.map(|s| s.as_str()),
-                &now_ms(),
-            ],
+/// A transaction on a pooled connection (or, for a single read, the connection itself).
+struct PgTx<'a, C: postgres::GenericClient>(&'a mut C);
+
+fn refs(params: &[Value]) -> Vec<&(dyn ToSql + Sync)> {
+    params.iter().map(|v| v as &(dyn ToSql + Sync)).collect()
+}
+
+impl<C: postgres::GenericClient> Tx for PgTx<'_, C> {
+    fn dialect(&self) -> Dialect {
+        Dialect::Postgres
+    }
+
+    fn execute(&mut self, sql: &str, params: &[Value]) -> Result<u64, StoreError> {
+        self.0.execute(sql, &refs(params)).map_err(backend)
+    }
+
+    fn query(&mut self, sql: &str, params: &[Value]) -> Result<Vec<Row>, StoreError> {
+        let rows = self.0.query(sql, &refs(params)).map_err(backend)?;
+        rows.iter()
+            .map(|r| {
+                (0..r.len())
+                    .map(|i| cell(r, i))
+                    .collect::<Result<_, _>>()
+                    .map(Row)
+            })
+            .collect()
+    }
+
+    fn batch(&mut self, sql: &str) -> Result<(), StoreError> {
+        self.0.batch_execute(sql).map_err(backend)
+    }
+
+    fn now_ms(&mut self) -> Result<i64, StoreError> {
+        self.query_one(
+            "SELECT CAST(extract(epoch FROM clock_timestamp()) * 1000 AS BIGINT)",
+            &[],
+        )?
+        .int(0)
+    }
+
+    fn notify(&mut self, channel: &str, payload: &str) -> Result<(), StoreError> {
+        // Delivered to every listening server when the transaction commits, not before.
+        self.execute(
+            "SELECT pg_notify($1, $2)",
+            &[Value::from(channel), Value::from(payload)],
         )
-        .map_err(backend)?;
-    let version: i64 = row.get(0);
-    // Delivered to every listening server when the transaction commits, not before.
-    tx.execute(
-        "SELECT pg_notify($1, $2)",
-        &[&super::CHANGES_CHANNEL, &format!("{id} {version}")],
-    )
-    .map_err(backend)?;
-    Ok(())
+        .map(|_| ())
+    }
 }
 
-/// Listens on [`super::CHANGES_CHANNEL`] on a connection of its own and hands each change to
-/// `changed`; connects again (with back-off) when the connection breaks. Changes announced
-/// while it was away are not replayed: each game is still checked against the database
-/// before it is read or changed.
+/// Commits a change. When the connection breaks on the way, the database may have committed
+/// it or not: [`StoreError::Interrupted`], which [`PostgresDb::run`] does not try again.
+fn commit(tx: postgres::Transaction<'_>) -> Result<(), StoreError> {
+    tx.commit().map_err(|e| {
+        if connection_lost(&e) {
+            StoreError::Interrupted(describe(&e))
+        } else {
+            backend(e)
+        }
+    })
+}
+
+impl Database for PostgresDb {
+    fn describe(&self) -> String {
+        format!("postgresql {}", self.url)
+    }
+
+    fn write(
+        &self,
+        work: &mut dyn FnMut(&mut dyn Tx) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        self.run(&mut |client| {
+            let mut tx = client.transaction().map_err(backend)?;
+            work(&mut PgTx(&mut tx))?;
+            commit(tx)
+        })
+    }
+
+    fn read(
+        &self,
+        work: &mut dyn FnMut(&mut dyn Tx) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        self.run(&mut |client| {
+            let mut tx = client
+                .build_transaction()
+                .isolation_level(postgres::IsolationLevel::RepeatableRead)
+                .read_only(true)
+                .start()
+                .map_err(backend)?;
+            work(&mut PgTx(&mut tx))?;
+            // Nothing to keep: a read-only transaction ends without a commit.
+            tx.rollback().map_err(backend)
+        })
+    }
+
+    fn read_one(
+        &self,
+        work: &mut dyn FnMut(&mut dyn Tx) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        self.run(&mut |client| work(&mut PgTx(client)))
+    }
+
+    fn watch(&self, changed: super::ChangeWatcher) -> bool {
+        let config = self.config.clone();
+        std::thread::Builder::new()
+            .name("chuhe-listen".into())
+            .spawn(move || listen(&config, &changed))
+            .is_ok()
+    }
+}
+
+/// Listens on every channel of [`super::CHANNELS`] on a connection of its own and hands each
+/// notification to `changed`; connects again (with back-off) when the connection breaks.
+/// Notifications sent while it was away are not replayed: each game is still checked against
+/// the database before it is read or changed, and the lobby is read again when it comes back
+/// (`changed` is told with [`super::Change::Reconnected`]).
 fn listen(config: &postgres::Config, changed: &super::ChangeWatcher) {
     use postgres::fallible_iterator::FallibleIterator;
     let mut backoff = MIN_BACKOFF;
     loop {
-        if !changed(None) {
+        if !changed(super::Change::Idle) {
             return;
         }
         let mut client = match config.connect(NoTls) {
@@ -327,14 +408,18 @@ fn listen(config: &postgres::Config, changed: &super::ChangeWatcher) {
                 continue;
             }
         };
-        if client
-            .batch_execute(&format!("LISTEN {}", super::CHANGES_CHANNEL))
-            .is_err()
-        {
+        let listening = super::CHANNELS
+            .iter()
+            .map(|c| format!("LISTEN {c};"))
+            .collect::<String>();
+        if client.batch_execute(&listening).is_err() {
             std::thread::sleep(backoff);
             continue;
         }
         backoff = MIN_BACKOFF;
+        if !changed(super::Change::Reconnected) {
+            return;
+        }
         loop {
             let next = client
                 .notifications()
@@ -342,301 +427,21 @@ fn listen(config: &postgres::Config, changed: &super::ChangeWatcher) {
                 .next();
             match next {
                 Ok(Some(note)) => {
-                    let parsed = note
-                        .payload()
-                        .split_once(' ')
-                        .and_then(|(id, v)| Some((id, v.parse::<i64>().ok()?)));
-                    if let Some(change) = parsed {
-                        if !changed(Some(change)) {
-                            return;
-                        }
+                    if !changed(super::Change::Note {
+                        channel: note.channel(),
+                        payload: note.payload(),
+                    }) {
+                        return;
                     }
                 }
                 Ok(None) if !client.is_closed() => {
-                    if !changed(None) {
+                    if !changed(super::Change::Idle) {
                         return;
                     }
                 }
                 _ => break,
             }
         }
-    }
-}
-
-impl Store for PostgresStore {
-    fn watch_changes(&self, changed: super::ChangeWatcher) -> bool {
-        let config = self.config.clone();
-        std::thread::Builder::new()
-            .name("chuhe-listen".into())
-            .spawn(move || listen(&config, &changed))
-            .is_ok()
-    }
-
-    fn describe(&self) -> String {
-        format!("postgresql {}", self.url)
-    }
-
-    fn create(&self, game: &StoredGame) -> Result<(), StoreError> {
-        self.run(|client| {
-            let mut tx = client.transaction().map_err(backend)?;
-            let (opponent, level, engine_side) = opponent_columns(game.opponent);
-            let inserted = tx.execute(
-            "INSERT INTO games (id, game, start, opponent, engine_level, engine_side, creator, \
-             first_token, second_token, clock_initial_ms, clock_increment_ms, status, winner, \
-             reason, created_ms, updated_ms, record_info, version, draw_offer) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, \
-             $18, $19) \
-             ON CONFLICT (id) DO NOTHING",
-            &[
-                &game.id,
-                &game.game,
-                &game.start,
-                &opponent,
-                &level,
-                &engine_side,
-                &game.creator.as_str(),
-                &game.tokens[0],
-                &game.tokens[1],
-                &game.clock.map(|c| millis(c.initial_ms)).transpose()?,
-                &game.clock.map(|c| millis(c.increment_ms)).transpose()?,
-                &game.result.as_ref().map(|r| r.status.as_str()),
-                &game.result.as_ref().map(|r| r.winner.as_str()),
-                &game.result.as_ref().and_then(|r| r.reason.as_deref()),
-                &game.created_ms,
-                &game.updated_ms,
-                &game.record_info,
-                &game.version,
-                &game.draw_offer.map(|s| s.as_str()),
-            ],
-        );
-            if inserted.map_err(backend)? == 0 {
-                return Err(StoreError::Duplicate(game.id.clone()));
-            }
-            for (ply, mv) in game.moves.iter().enumerate() {
-                tx.execute(
-                    "INSERT INTO moves (game_id, ply, uci, time_ms) VALUES ($1, $2, $3, $4)",
-                    &[&game.id, &(ply as i64), &mv.uci, &millis(mv.time_ms)?],
-                )
-                .map_err(backend)?;
-            }
-            commit(tx)
-        })
-    }
-
-    fn push_move(
-        &self,
-        id: &str,
-        version: i64,
-        ply: usize,
-        mv: &StoredMove,
-        standing: &Standing,
-    ) -> Result<(), StoreError> {
-        self.run(|client| {
-            let mut tx = client.transaction().map_err(backend)?;
-            let plies = begin_change(&mut tx, id, version)?;
-            if plies != ply {
-                return Err(StoreError::Conflict {
-                    id: id.to_string(),
-                    plies,
-                    ply,
-                });
-            }
-            tx.execute(
-                "INSERT INTO moves (game_id, ply, uci, time_ms) VALUES ($1, $2, $3, $4)",
-                &[&id, &(ply as i64), &mv.uci, &millis(mv.time_ms)?],
-            )
-            .map_err(backend)?;
-            finish_change(&mut tx, id, standing)?;
-            commit(tx)
-        })
-    }
-
-    fn truncate(
-        &self,
-        id: &str,
-        version: i64,
-        plies: usize,
-        standing: &Standing,
-    ) -> Result<(), StoreError> {
-        self.run(|client| {
-            let mut tx = client.transaction().map_err(backend)?;
-            begin_change(&mut tx, id, version)?;
-            tx.execute(
-                "DELETE FROM moves WHERE game_id = $1 AND ply >= $2",
-                &[&id, &(plies as i64)],
-            )
-            .map_err(backend)?;
-            finish_change(&mut tx, id, standing)?;
-            commit(tx)
-        })
-    }
-
-    fn set_standing(&self, id: &str, version: i64, standing: &Standing) -> Result<(), StoreError> {
-        self.run(|client| {
-            let mut tx = client.transaction().map_err(backend)?;
-            begin_change(&mut tx, id, version)?;
-            finish_change(&mut tx, id, standing)?;
-            commit(tx)
-        })
-    }
-
-    fn claim_engine_move(
-        &self,
-        id: &str,
-        ply: usize,
-        holder: &str,
-        lease: Duration,
-    ) -> Result<EngineClaim, StoreError> {
-        self.run(|client| {
-            // The database's clock, so that servers whose clocks differ agree on expiry.
-            let mut tx = client.transaction().map_err(backend)?;
-            // The game's row lock orders the claim with the moves being stored (a move's
-            // transaction holds it too): the count below, read after it, is the latest.
-            let Some(status) = tx
-                .query_opt("SELECT status FROM games WHERE id = $1 FOR UPDATE", &[&id])
-                .map_err(backend)?
-            else {
-                return Err(StoreError::NotFound(id.to_string()));
-            };
-            let moves: i64 = tx
-                .query_one("SELECT COUNT(*) FROM moves WHERE game_id = $1", &[&id])
-                .map_err(backend)?
-                .get(0);
-            if !super::waits_for(ply, moves, status.get(0)) {
-                return Ok(EngineClaim::MovedOn);
-            }
-            let now: i64 = tx
-                .query_one(
-                    "SELECT (extract(epoch FROM clock_timestamp()) * 1000)::BIGINT",
-                    &[],
-                )
-                .map_err(backend)?
-                .get(0);
-            let won = tx
-                .query_opt(
-                    super::CLAIM_UPSERT,
-                    &[&id, &(ply as i64), &holder, &now, &super::lease_ms(lease)],
-                )
-                .map_err(backend)?;
-            let claim = match won {
-                Some(_) => EngineClaim::Won,
-                None => {
-                    let row = tx
-                        .query_one(
-                            "SELECT holder, until_ms FROM engine_claims WHERE game_id = $1",
-                            &[&id],
-                        )
-                        .map_err(backend)?;
-                    super::held_claim(row.get(0), row.get(1), now)
-                }
-            };
-            tx.commit().map_err(backend)?;
-            Ok(claim)
-        })
-    }
-
-    fn release_engine_move(&self, id: &str, ply: usize, holder: &str) -> Result<(), StoreError> {
-        self.run(|client| {
-            client
-                .execute(
-                    "DELETE FROM engine_claims WHERE game_id = $1 AND ply = $2 AND holder = $3",
-                    &[&id, &(ply as i64), &holder],
-                )
-                .map_err(backend)?;
-            Ok(())
-        })
-    }
-
-    fn version(&self, id: &str) -> Result<Option<i64>, StoreError> {
-        self.run(|client| {
-            Ok(client
-                .query_opt("SELECT version FROM games WHERE id = $1", &[&id])
-                .map_err(backend)?
-                .map(|row| row.get(0)))
-        })
-    }
-
-    fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
-        self.run(|client| {
-            // One snapshot: the game's row and its moves as of one moment.
-            let mut client = client
-                .build_transaction()
-                .isolation_level(postgres::IsolationLevel::RepeatableRead)
-                .read_only(true)
-                .start()
-                .map_err(backend)?;
-            let Some(row) = client
-            .query_opt(
-                "SELECT game, start, opponent, engine_level, engine_side, creator, first_token, \
-                 second_token, clock_initial_ms, clock_increment_ms, status, winner, reason, \
-                 created_ms, updated_ms, record_info, version, draw_offer FROM games WHERE id = $1",
-                &[&id],
-            )
-            .map_err(backend)?
-        else {
-            return Ok(None);
-        };
-            let moves = client
-                .query(
-                    "SELECT uci, time_ms FROM moves WHERE game_id = $1 ORDER BY ply",
-                    &[&id],
-                )
-                .map_err(backend)?
-                .iter()
-                .map(|r| StoredMove {
-                    uci: r.get(0),
-                    time_ms: r.get::<_, i64>(1).max(0) as u64,
-                })
-                .collect();
-            let opponent: String = row.get(2);
-            let engine_side: Option<String> = row.get(4);
-            let creator: String = row.get(5);
-            Ok(Some(StoredGame {
-                id: id.to_string(),
-                game: row.get(0),
-                start: row.get(1),
-                opponent: opponent_of(&opponent, row.get(3), engine_side.as_deref())?,
-                creator: side_of(&creator)?,
-                tokens: [row.get(6), row.get(7)],
-                clock: clock_of(row.get(8), row.get(9)),
-                result: result_of(row.get(10), row.get(11), row.get(12)),
-                created_ms: row.get(13),
-                updated_ms: row.get(14),
-                moves,
-                record_info: row.get(15),
-                version: row.get(16),
-                draw_offer: draw_offer_of(row.get::<_, Option<String>>(17).as_deref())?,
-            }))
-        })
-    }
-
-    fn list(&self, limit: usize, offset: usize) -> Result<Vec<GameSummary>, StoreError> {
-        self.run(|client| {
-            let rows = client
-                .query(
-                    "SELECT g.id, g.game, g.opponent, g.engine_level, g.engine_side, g.status, \
-                 g.winner, g.reason, g.created_ms, g.updated_ms, \
-                 (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) \
-                 FROM games g ORDER BY g.updated_ms DESC, g.id LIMIT $1 OFFSET $2",
-                    &[&(limit as i64), &(offset as i64)],
-                )
-                .map_err(backend)?;
-            rows.iter()
-                .map(|r| {
-                    let opponent: String = r.get(2);
-                    let side: Option<String> = r.get(4);
-                    Ok(GameSummary {
-                        id: r.get(0),
-                        game: r.get(1),
-                        opponent: opponent_of(&opponent, r.get(3), side.as_deref())?,
-                        result: result_of(r.get(5), r.get(6), r.get(7)),
-                        plies: r.get::<_, i64>(10).max(0) as usize,
-                        created_ms: r.get(8),
-                        updated_ms: r.get(9),
-                    })
-                })
-                .collect()
-        })
     }
 }
 

@@ -3,7 +3,7 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use chuhe_server::{api, store, Hub, HubOptions};
+use chuhe_server::{http, store, App, AppOptions};
 
 /// A server on a loopback port over a store, in its own runtime; dropping it stops it
 /// abruptly (no graceful shutdown: as a killed process would).
@@ -13,14 +13,14 @@ pub struct TestServer {
     /// The address it listens on.
     pub addr: SocketAddr,
     /// Its games.
-    pub hub: Arc<Hub>,
+    pub hub: Arc<App>,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
 impl TestServer {
     /// A server over `store` with `options`.
-    pub fn with_options(store: Arc<dyn store::Store>, options: HubOptions) -> TestServer {
+    pub fn with_options(store: Arc<dyn store::Store>, options: AppOptions) -> TestServer {
         let (addr_tx, addr_rx) = std::sync::mpsc::channel();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let thread = std::thread::spawn(move || {
@@ -31,12 +31,12 @@ impl TestServer {
                 .unwrap();
             runtime.block_on(async move {
                 let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-                let hub = Hub::new(store, options);
+                let hub = App::new(store, options);
                 addr_tx
                     .send((listener.local_addr().unwrap(), hub.clone()))
                     .unwrap();
                 tokio::select! {
-                    _ = axum::serve(listener, api::service(hub)) => {}
+                    _ = axum::serve(listener, http::service(hub)) => {}
                     _ = stopped => {}
                 }
             });

@@ -16,8 +16,8 @@ use axum::http::{header, HeaderMap, HeaderValue, Method};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
+use crate::app::App;
 use crate::error::ApiError;
-use crate::hub::Hub;
 
 /// The page's policy: its own scripts, styles, pictures and connections (the WebSocket
 /// included), no plugins, no framing by any page.
@@ -72,11 +72,11 @@ fn changes_state(request: &Request) -> bool {
 }
 
 /// The middleware: refuses foreign origins, then adds the headers to the answer.
-pub(crate) async fn guard(State(hub): State<Arc<Hub>>, request: Request, next: Next) -> Response {
+pub(crate) async fn guard(State(app): State<Arc<App>>, request: Request, next: Next) -> Response {
     let mut response = match request.headers().get(header::ORIGIN) {
         Some(origin) if changes_state(&request) => {
             let origin = origin.to_str().unwrap_or("(unreadable)").to_string();
-            if origin_allowed(&origin, request.headers(), &hub.options().allowed_origins) {
+            if origin_allowed(&origin, request.headers(), &app.options().allowed_origins) {
                 next.run(request).await
             } else {
                 ApiError::new(

@@ -3,13 +3,13 @@
 use axum::http::{header, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 
-use crate::api::GameId;
+use super::PathId;
 use crate::error::ApiError;
 
-const INDEX: &str = include_str!("../assets/index.html");
-const SCRIPT: &str = include_str!("../assets/app.js");
-const STYLE: &str = include_str!("../assets/style.css");
-const ICON: &str = include_str!("../assets/icon.svg");
+const INDEX: &str = include_str!("../../assets/index.html");
+const SCRIPT: &str = include_str!("../../assets/app.js");
+const STYLE: &str = include_str!("../../assets/style.css");
+const ICON: &str = include_str!("../../assets/icon.svg");
 
 /// The one page (the game, the new-game form and the archive are views of it).
 pub(crate) async fn index() -> Html<&'static str> {
@@ -17,7 +17,7 @@ pub(crate) async fn index() -> Html<&'static str> {
 }
 
 /// `/assets/{file}`.
-pub(crate) async fn asset(GameId(file): GameId) -> Response {
+pub(crate) async fn asset(PathId(file): PathId) -> Response {
     let (body, kind) = match file.as_str() {
         "app.js" => (SCRIPT, "text/javascript; charset=utf-8"),
         "style.css" => (STYLE, "text/css; charset=utf-8"),

@@ -1,0 +1,4 @@
+-- Every change counts the game's version up (a change made on an older version is refused);
+-- the standing draw offer.
+ALTER TABLE games ADD COLUMN IF NOT EXISTS version BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN IF NOT EXISTS draw_offer TEXT;
