@@ -50,6 +50,11 @@ pub struct ServeArgs {
     /// for again (1–86400).
     #[arg(long, value_name = "SECONDS", default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..=86_400))]
     idle_after: u64,
+    /// In a game between people without clocks: seconds the player to move may have no page
+    /// of the game open before losing it as left (10–604800). Games with clocks end by the
+    /// clock instead.
+    #[arg(long, value_name = "SECONDS", default_value_t = 300, value_parser = clap::value_parser!(u64).range(10..=604_800))]
+    abandon_after: u64,
     /// New games (created or imported) a minute from one client address; more are
     /// answered 429 with Retry-After (0: no limit).
     #[arg(long, value_name = "N", default_value_t = chuhe_server::app::DEFAULT_GAMES_PER_MINUTE)]
@@ -80,6 +85,7 @@ pub fn serve(args: ServeArgs) -> Result<(), CliError> {
             usize::from,
         ),
         idle_after: Duration::from_secs(args.idle_after),
+        abandon_after: Duration::from_secs(args.abandon_after),
         games_per_minute: args.games_per_minute,
         trust_forwarded_for: args.trust_forwarded_for,
         signup_open: args.signup == Signup::Open,

@@ -27,6 +27,9 @@ pub struct AppOptions {
     pub engine_threads: usize,
     /// How long an unused game stays in memory.
     pub idle_after: Duration,
+    /// In a game between people without clocks, how long the side to move may have no page
+    /// open before losing the game as left.
+    pub abandon_after: Duration,
     /// Games one client address may create a minute (0: no limit; `chuhe serve` allows
     /// [`DEFAULT_GAMES_PER_MINUTE`]).
     pub games_per_minute: u32,
@@ -52,6 +55,7 @@ impl Default for AppOptions {
             abort_after: rooms.abort_after,
             engine_threads: rooms.engine_threads,
             idle_after: rooms.idle_after,
+            abandon_after: rooms.abandon_after,
             games_per_minute: 0,
             trust_forwarded_for: false,
             signup_open: true,
@@ -85,6 +89,7 @@ impl App {
                 abort_after: options.abort_after,
                 engine_threads: options.engine_threads,
                 idle_after: options.idle_after,
+                abandon_after: options.abandon_after,
             },
             server_id,
         ));

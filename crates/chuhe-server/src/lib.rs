@@ -62,6 +62,8 @@ pub struct ServeOptions {
     pub engine_threads: usize,
     /// How long an unused game stays in memory.
     pub idle_after: Duration,
+    /// How long the side to move of a game between people without clocks may leave it.
+    pub abandon_after: Duration,
     /// New games a minute per client address (0: no limit).
     pub games_per_minute: u32,
     /// Count clients by the balancer's `X-Forwarded-For` rather than the connection.
@@ -82,6 +84,7 @@ impl Default for ServeOptions {
             abort_after: round::DEFAULT_ABORT_AFTER,
             engine_threads: round::rooms::default_engine_threads(),
             idle_after: round::rooms::DEFAULT_IDLE_AFTER,
+            abandon_after: round::rooms::DEFAULT_ABANDON_AFTER,
             games_per_minute: app::DEFAULT_GAMES_PER_MINUTE,
             trust_forwarded_for: false,
             signup_open: true,
@@ -203,6 +206,7 @@ pub fn serve(options: ServeOptions) -> Result<(), ServeError> {
                 abort_after: options.abort_after,
                 engine_threads: options.engine_threads,
                 idle_after: options.idle_after,
+                abandon_after: options.abandon_after,
                 games_per_minute: options.games_per_minute,
                 trust_forwarded_for: options.trust_forwarded_for,
                 signup_open: options.signup_open,

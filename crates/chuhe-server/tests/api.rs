@@ -1301,3 +1301,41 @@ fn imported_fen_counters_come_back_out() {
     assert!(out.contains(&format!("[FEN \"{fen}\"]")), "{out}");
     assert!(out.contains("40. Che3"), "{out}");
 }
+
+#[test]
+fn a_player_who_leaves_a_game_without_clocks_loses_it() {
+    let db = TempDb::new("abandon");
+    let server = Server::with_options(
+        Arc::new(store::SqliteStore::open_shared(&db).unwrap()),
+        AppOptions {
+            engine_movetime: Duration::from_millis(30),
+            abandon_after: Duration::from_millis(1500),
+            ..AppOptions::default()
+        },
+    );
+    // Two games between friends, no clocks, both sides have moved; Red is to move in both.
+    let mut games = Vec::new();
+    for _ in 0..2 {
+        let (game, red) = create(&server, json!({"game": "xiangqi", "opponent": "friend"}));
+        let id = game["id"].as_str().unwrap().to_string();
+        let black = invited(&server, &game);
+        assert_eq!(play(&server, &id, &red, "h3e3").0, 200);
+        assert_eq!(play(&server, &id, &black, "h10g8").0, 200);
+        games.push((id, red));
+    }
+    // In the second, Red's page stays open (its WebSocket): Red is thinking, not gone.
+    let mut present = socket(&server, &games[1].0, Some(&games[1].1));
+    next(&mut present, "state");
+    // In the first, nobody's page is open: Red, to move, has left and loses.
+    let s = wait_for(&server, &games[0].0, None, |s| !s["result"].is_null());
+    assert_eq!(s["result"]["status"], "resignation", "{s}");
+    assert_eq!(s["result"]["winner"], "second");
+    assert_eq!(s["result"]["reason"], "abandoned");
+    assert_eq!(s["result"]["text"], "Black wins: Red left the game");
+    std::thread::sleep(Duration::from_millis(2500));
+    assert!(state(&server, &games[1].0, None)["result"].is_null());
+    // Once that page goes too, so does the game.
+    drop(present);
+    let s = wait_for(&server, &games[1].0, None, |s| !s["result"].is_null());
+    assert_eq!(s["result"]["reason"], "abandoned", "{s}");
+}

@@ -987,6 +987,37 @@ impl Round {
         Ok(())
     }
 
+    /// Ends a game between people without clocks whose side to move left it: no page of
+    /// theirs open (`present`, each seat's, on any server) for `abandon_after` while it is
+    /// their move. They lose, as by resignation (the reason says `abandoned`); true if it
+    /// ended. Games with clocks end by the clock instead.
+    pub fn check_abandoned(
+        &mut self,
+        present: [bool; 2],
+        abandon_after: Duration,
+        store: &dyn Store,
+    ) -> Result<bool, RoundError> {
+        let turn = self.game.turn();
+        let people = self.record.opponent == Opponent::Friend
+            && self.record.players.iter().all(Option::is_some);
+        if self.is_over()
+            || !people
+            || self.clocks.is_some()
+            || self.played.len() < UNTIMED_PLIES
+            || present[turn.index()]
+            || self.turn_since.elapsed() < abandon_after
+        {
+            return Ok(false);
+        }
+        let outcome = Outcome::win(Status::Resignation, !turn);
+        let mut result = stored_result(outcome);
+        result.reason = Some(ABANDONED.to_string());
+        self.write_result(store, result)?;
+        self.game.declare(outcome);
+        self.changed();
+        Ok(true)
+    }
+
     /// Can the game be aborted now (in play, not both sides have moved)?
     pub fn can_abort(&self) -> bool {
         !self.is_over() && !self.is_record() && self.played.len() < UNTIMED_PLIES

@@ -109,6 +109,9 @@ pub struct RoomsOptions {
     /// A game nobody has used for this long (no request, no watcher, no search, no running
     /// clock) is dropped from memory; the next request reads it from the database again.
     pub idle_after: Duration,
+    /// In a game between people without clocks, a side to move with no page open for this
+    /// long has left it, and loses.
+    pub abandon_after: Duration,
 }
 
 /// How long an idle game stays in memory by default.
@@ -134,9 +137,16 @@ impl Default for RoomsOptions {
             abort_after: super::DEFAULT_ABORT_AFTER,
             engine_threads: default_engine_threads(),
             idle_after: DEFAULT_IDLE_AFTER,
+            abandon_after: DEFAULT_ABANDON_AFTER,
         }
     }
 }
+
+/// How long, by default, a side to move may leave a game without clocks before losing it.
+pub const DEFAULT_ABANDON_AFTER: Duration = Duration::from_secs(300);
+
+/// How recent a server's report of who is at a game must be to count.
+pub const PRESENCE_FRESH_MS: i64 = 30_000;
 
 /// The games a server holds.
 pub struct Rooms {
@@ -395,7 +405,31 @@ impl Rooms {
                 self.after_change(id, &table);
             }
         }
-        ids.len()
+        let idle_ms = self.options.abandon_after.as_millis() as i64;
+        let left = self.store.unattended(idle_ms, 100).unwrap_or_default();
+        for id in &left {
+            let Ok(table) = self.get(id) else { continue };
+            // Pages open here that the last report missed count too.
+            let here = table.presence(id).seats;
+            let ended = self
+                .store
+                .seats_present(id, PRESENCE_FRESH_MS)
+                .and_then(|elsewhere| {
+                    let present = [here[0] || elsewhere[0], here[1] || elsewhere[1]];
+                    let mut round = table.lock();
+                    self.refresh(id, &mut round).map_err(|e| match e {
+                        RoundError::Store(s) => s,
+                        other => StoreError::Backend(other.to_string()),
+                    })?;
+                    round
+                        .check_abandoned(present, self.options.abandon_after, self.store())
+                        .map_err(|e| StoreError::Backend(e.to_string()))
+                });
+            if matches!(ended, Ok(true)) {
+                self.after_change(id, &table);
+            }
+        }
+        ids.len() + left.len()
     }
 
     /// After any change: tells watchers, asks the engine for its move when it is its turn,

@@ -720,6 +720,23 @@ impl<D: Database> GameStore for SqlStore<D> {
         })
     }
 
+    fn unattended(&self, idle_ms: i64, limit: usize) -> Result<Vec<String>, StoreError> {
+        self.read(|tx| {
+            let now = tx.now_ms()?;
+            tx.query(
+                "SELECT g.id FROM games g WHERE g.status IS NULL AND g.opponent = 'friend' \
+                 AND g.clock_initial_ms IS NULL AND g.first_user IS NOT NULL \
+                 AND g.second_user IS NOT NULL AND g.turn_ms < $1 \
+                 AND (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) >= 2 \
+                 ORDER BY g.turn_ms LIMIT $2",
+                params![now - idle_ms, limit as i64],
+            )?
+            .iter()
+            .map(|r| r.text(0))
+            .collect()
+        })
+    }
+
     fn claim_engine_move(
         &self,
         id: &str,

@@ -528,6 +528,10 @@ pub trait GameStore: Send + Sync {
     fn playing(&self, active_ms: i64, limit: usize) -> Result<Vec<GameSummary>, StoreError>;
     /// Games whose deadline has passed at `now_ms` (the database's clock on PostgreSQL).
     fn overdue(&self, limit: usize) -> Result<Vec<String>, StoreError>;
+    /// Games between people without clocks, in play with both seats taken and both sides
+    /// having moved, whose side to move has been thinking for longer than `idle_ms`: perhaps
+    /// left (the round decides, by who has a page open).
+    fn unattended(&self, idle_ms: i64, limit: usize) -> Result<Vec<String>, StoreError>;
     /// Claims the engine's move at `ply` of the game for the server `holder` for `lease`
     /// (one transaction): won when the game still has exactly `ply` moves and no result and
     /// no other server holds an unexpired claim on that ply, so that of several servers
