@@ -150,6 +150,7 @@
     "lobby.no_playing": "No game between players is going on.",
     "lobby.spectators": "{n} watching",
     "lobby.engine": "Play the engine",
+    "lobby.engine_or_friend": "Play the engine or a friend",
     "lobby.friend": "Play a friend",
     "lobby.friend_help": "You get a link to send; the first person to open it plays you.",
     "lobby.import": "Import a game record",
@@ -282,23 +283,23 @@
     "archive.engine": "Against the engine",
     "archive.friend": "Between players",
     "archive.record": "Imported",
-    "archive.count": "{n} games",
+    "archive.count": "Games found: {n}",
     "archive.none": "No game matches.",
     "archive.prev": "Newer",
     "archive.next": "Older",
-    "archive.moves": "{n} moves",
+    "archive.moves": "moves: {n}",
     "archive.open": "Open",
     // profiles and leaderboard
     "profile.member_since": "Member since {date}",
     "profile.guest": "A guest (no account)",
     "profile.ratings": "Ratings",
     "profile.no_ratings": "No rated game yet.",
-    "profile.record": "{games} games: {wins} won, {losses} lost, {draws} drawn; {playing} in play",
+    "profile.record": "Games: {games} — won {wins}, lost {losses}, drawn {draws}; in play: {playing}",
     "profile.games": "Recent games",
     "profile.all_games": "All games",
     "profile.chart": "Rating history",
     "profile.challenge": "Challenge {name}",
-    "profile.games_count": "{n} rated games",
+    "profile.games_count": "rated games: {n}",
     "leaderboard.title": "Leaderboard",
     "leaderboard.empty": "No rated games have been played yet.",
     "leaderboard.rank": "#",
@@ -435,7 +436,10 @@
     return t("result.draw_short");
   }
   function clockText(clock) {
-    return clock ? clock.control : t("clock.none");
+    if (!clock) return t("clock.none");
+    const minutes = clock.initial_ms / 6e4;
+    const base = minutes === 0.5 ? "½" : minutes === 0.25 ? "¼" : String(Math.round(minutes * 100) / 100);
+    return `${base}+${Math.round(clock.increment_ms / 100) / 10}`;
   }
   function errorText(e) {
     if (!(e instanceof ApiFailure)) return String(e?.message ?? e);
@@ -836,7 +840,7 @@
     $("#second-head").textContent = sideName(state.game, "second");
     $("#game-title").textContent = [
       gameName(state.game),
-      state.clock ? state.clock.control : null,
+      state.clock ? clockText(state.clock) : null,
       state.opponent === "record" ? null : t(state.rated ? "play.rated" : "play.casual")
     ].filter(Boolean).join(" · ");
     $("#status").textContent = statusLine(state);
@@ -888,7 +892,8 @@
     $("#glyphs").textContent = play.glyphs === "chinese" ? t("play.latin") : t("play.chinese");
   }
   function statusLine(state) {
-    if (state.result) return resultText(state.game, state.result, state.turn);
+    const rematch = state.rematch.offer && !state.rematch.game ? t("play.rematch_from", { side: sideName(state.game, state.rematch.offer) }) : null;
+    if (state.result) return [resultText(state.game, state.result, state.turn), rematch].filter(Boolean).join(" — ");
     const who = sideName(state.game, state.turn);
     const parts = [
       state.you === state.turn ? t("play.your_move", { side: who }) : state.you ? t("play.to_move", { side: who }) : t("play.watching", { side: who })
@@ -896,7 +901,6 @@
     if (state.check) parts.push(t("play.check"));
     if (state.thinking) parts.push(t("play.thinking"));
     if (state.draw_offer) parts.push(t("play.offers_draw", { side: sideName(state.game, state.draw_offer) }));
-    if (state.rematch.offer && !state.rematch.game) parts.push(t("play.rematch_from", { side: sideName(state.game, state.rematch.offer) }));
     return parts.join(" — ");
   }
   function playerLine(state, side) {
@@ -1167,6 +1171,7 @@
             ),
             h("p", { id: "no-seeks", className: "hint" }, t("lobby.no_seeks"))
           ),
+          section("home", t("lobby.engine_or_friend"), newGameForm()),
           section("playing", t("lobby.playing"), h("ul", { id: "playing-list", className: "plain" }), h("p", { id: "no-playing", className: "hint" }, t("lobby.no_playing")))
         ),
         h(
@@ -1197,7 +1202,6 @@
             h("button", { type: "submit" }, t("lobby.send_challenge")),
             h("p", { className: "error", id: "challenge-error", role: "alert" })
           )),
-          section("home", t("lobby.engine"), newGameForm()),
           section(
             "import-section",
             t("lobby.import"),

@@ -23,7 +23,7 @@ use super::{ok, to_json, with_session, ApiJson, PathId, Viewer};
 use crate::app::App;
 use crate::error::ApiError;
 use crate::lobby::{LobbyError, LobbyEvent, Terms};
-use crate::rating::Perf;
+use crate::rating::{Perf, PerfRating};
 use crate::round::rooms::blocking;
 use crate::store::{Challenge, GameSummary, PlayerRef, Seek, StoreError, StoredGame, TimeControl};
 
@@ -57,8 +57,13 @@ fn clock_json(clock: Option<TimeControl>) -> Value {
 }
 
 /// A player as lists show them, with their rating in `perf` when they have one.
+/// An account without a rated game in a category shows the starting rating, provisional.
 fn player_json(p: &PlayerRef, ratings: &ShownRatings, perf: Option<Perf>) -> Value {
-    let rating = perf.and_then(|perf| ratings.get(&(p.id.clone(), perf)));
+    let start = PerfRating::default();
+    let new = (start.shown(), true);
+    let rating = perf
+        .filter(|_| !p.guest)
+        .map(|perf| ratings.get(&(p.id.clone(), perf)).unwrap_or(&new));
     json!({
         "name": p.name,
         "guest": p.guest,

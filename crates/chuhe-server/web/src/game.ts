@@ -7,7 +7,7 @@ import { api, ApiFailure, socketUrl } from "./api";
 import { $, $$, fill, h, link } from "./dom";
 import { t } from "./i18n";
 import { profileUrl, refresh as refreshMe } from "./session";
-import { Clock, errorText, gameName, other, Result, resultText, Side, sideName } from "./words";
+import { Clock, clockText, errorText, gameName, other, Result, resultText, Side, sideName } from "./words";
 
 interface Player {
   name: string | null;
@@ -365,7 +365,7 @@ function render(state: GameState): void {
   $("#second-head").textContent = sideName(state.game, "second");
   $("#game-title").textContent = [
     gameName(state.game),
-    state.clock ? state.clock.control : null,
+    state.clock ? clockText(state.clock) : null,
     state.opponent === "record" ? null : t(state.rated ? "play.rated" : "play.casual"),
   ]
     .filter(Boolean)
@@ -423,7 +423,8 @@ function glyphsLabel(): void {
 }
 
 function statusLine(state: GameState): string {
-  if (state.result) return resultText(state.game, state.result, state.turn);
+  const rematch = state.rematch.offer && !state.rematch.game ? t("play.rematch_from", { side: sideName(state.game, state.rematch.offer) }) : null;
+  if (state.result) return [resultText(state.game, state.result, state.turn), rematch].filter(Boolean).join(" — ");
   const who = sideName(state.game, state.turn);
   const parts = [
     state.you === state.turn ? t("play.your_move", { side: who }) : state.you ? t("play.to_move", { side: who }) : t("play.watching", { side: who }),
@@ -431,7 +432,6 @@ function statusLine(state: GameState): string {
   if (state.check) parts.push(t("play.check"));
   if (state.thinking) parts.push(t("play.thinking"));
   if (state.draw_offer) parts.push(t("play.offers_draw", { side: sideName(state.game, state.draw_offer) }));
-  if (state.rematch.offer && !state.rematch.game) parts.push(t("play.rematch_from", { side: sideName(state.game, state.rematch.offer) }));
   return parts.join(" — ");
 }
 

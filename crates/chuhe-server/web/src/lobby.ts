@@ -123,6 +123,7 @@ export function setupLobby(main: HTMLElement): void {
           ),
           h("p", { id: "no-seeks", className: "hint" }, t("lobby.no_seeks")),
         ),
+        section("home", t("lobby.engine_or_friend"), newGameForm()),
         section("playing", t("lobby.playing"), h("ul", { id: "playing-list", className: "plain" }), h("p", { id: "no-playing", className: "hint" }, t("lobby.no_playing"))),
       ),
       h(
@@ -153,7 +154,6 @@ export function setupLobby(main: HTMLElement): void {
           h("button", { type: "submit" }, t("lobby.send_challenge")),
           h("p", { className: "error", id: "challenge-error", role: "alert" }),
         )),
-        section("home", t("lobby.engine"), newGameForm()),
         section(
           "import-section",
           t("lobby.import"),

@@ -63,9 +63,13 @@ export function score(result: Result | null): string {
   return t("result.draw_short");
 }
 
-/** A time control in words: "3+2", or "No clock". */
+/** A time control as players write it: minutes + seconds added per move ("3+2",
+ * "½+0"), or "No clock". */
 export function clockText(clock: Clock | null | undefined): string {
-  return clock ? clock.control : t("clock.none");
+  if (!clock) return t("clock.none");
+  const minutes = clock.initial_ms / 60000;
+  const base = minutes === 0.5 ? "½" : minutes === 0.25 ? "¼" : String(Math.round(minutes * 100) / 100);
+  return `${base}+${Math.round(clock.increment_ms / 100) / 10}`;
 }
 
 /** The words of a refusal from the server: its code (and the reason within it), else the
