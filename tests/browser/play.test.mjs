@@ -287,6 +287,9 @@ test("games against the engine to their end: checkmate, the general taken, archi
   assert.deepEqual(await movesShown(page, 1), ["b1-b10 (R8+9)"]);
   await page.locator("#banner").waitFor();
   assert.match(await page.textContent("#banner"), /checkmate/);
+  // An imported record is a board to replay, and the page says what it read.
+  assert.equal(await page.textContent("#notice"), "Imported record: replay it with the arrows. Read as PCN.");
+  assert.equal(await page.locator("#rematch").isVisible(), false);
 
   // Xiongqi from a FEEN typed into the form: South's chariot takes North's general.
   await page.goto(s.url + "/");

@@ -590,7 +590,8 @@
     boardRequest: 0,
     suppressClick: false,
     seatTaken: false,
-    following: false
+    following: false,
+    importedAs: null
   };
   function layout(main) {
     const nav = (id, label, text) => h("button", { id, title: label, "aria-label": label }, text);
@@ -691,6 +692,11 @@
   function setupGame(main, id, invite) {
     layout(main);
     play.id = id;
+    const format = new URLSearchParams(location.search).get("format");
+    if (format) {
+      play.importedAs = format.toUpperCase();
+      history.replaceState(null, "", `/g/${id}`);
+    }
     const board = $("#board");
     board.addEventListener("click", onBoardClick);
     board.addEventListener("pointerdown", onPointerDown);
@@ -845,7 +851,7 @@
     ].filter(Boolean).join(" · ");
     $("#status").textContent = statusLine(state);
     const notice = state.notice ? t("notice.draw_declined", { side: sideName(state.game, state.notice.side) }) : "";
-    $("#notice").textContent = play.seatTaken && !state.you ? t("play.seat_taken") : state.opponent === "record" ? t("play.review") : notice;
+    $("#notice").textContent = play.seatTaken && !state.you ? t("play.seat_taken") : state.opponent === "record" ? [t("play.review"), play.importedAs ? t("lobby.imported_format", { format: play.importedAs }) : null].filter(Boolean).join(" ") : notice;
     const banner = $("#banner");
     banner.hidden = !state.result;
     if (state.result) banner.textContent = t("play.game_over", { text: resultText(state.game, state.result, state.turn) });
@@ -1456,7 +1462,7 @@
     const file = $("#import-file").files?.[0];
     try {
       const created = file ? await api("POST", "/api/import", await file.arrayBuffer()) : await api("POST", "/api/import", { record: $("#import-pcn").value });
-      location.assign("/g/" + created.game.id);
+      location.assign(`/g/${created.game.id}?format=${encodeURIComponent(created.format)}`);
     } catch (e) {
       $("#import-error").textContent = errorText(e);
     }

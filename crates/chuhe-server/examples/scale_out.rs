@@ -14,10 +14,17 @@
 //! the action; anything else is a lost change. Writes the games as the client knows them to
 //! `--out` and prints one line of figures (JSON).
 //!
-//! `scale_out check --db postgres://… --servers URL,URL,… --expected FILE`: every game of the
-//! file must be in the database exactly as the client knows it; every game in the database is
-//! replayed (no illegal move, no result lost or contradicted by the moves) and every server
-//! must show it as the database holds it. Exits 1 on any difference.
+//! With `--players N` it plays a lobby instead: N accounts sign up, and each game is a rated
+//! game between two idle ones, made by a seek of one (through the balancer, so on one server)
+//! and its acceptance by the other (through the balancer again, most often on another), with
+//! an `Idempotency-Key`; both then act with their session cookies.
+//!
+//! `scale_out check --db postgres://… --servers URL,URL,… --expected FILE [--ratings yes]`:
+//! every game of the file must be in the database exactly as the client knows it; every game
+//! in the database is replayed (no illegal move, no result lost or contradicted by the moves)
+//! and every server must show it as the database holds it; with `--ratings`, every rated game
+//! is rated exactly once and the ratings computed again from the stored results equal the
+//! stored ones. Exits 1 on any difference.
 
 use std::collections::BTreeMap;
 use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
@@ -288,9 +295,16 @@ struct Shared {
     engine_percent: u64,
     seed: u64,
     progress: Option<String>,
+    /// The accounts of a lobby run (`--players N`): games are rated, between two of them,
+    /// made by a seek and its acceptance.
+    players: Mutex<Vec<Player>>,
 }
 
 impl Shared {
+    fn players(&self) -> std::sync::MutexGuard<'_, Vec<Player>> {
+        self.players.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
     fn tally(&self) -> std::sync::MutexGuard<'_, Tally> {
         self.tally.lock().unwrap_or_else(|p| p.into_inner())
     }
@@ -305,13 +319,40 @@ impl Shared {
     }
 }
 
+/// How a player acts in a game: with its seat's token (`Authorization: Bearer`, or `?token=`
+/// on the WebSocket), or as the account signed in (its session cookie).
+#[derive(Clone, Debug)]
+enum Cred {
+    Token(String),
+    Session(String),
+}
+
+impl Cred {
+    /// Sets the credential on an HTTP request.
+    fn on(&self, request: ureq::Request) -> ureq::Request {
+        match self {
+            Cred::Token(t) => request.set("Authorization", &format!("Bearer {t}")),
+            Cred::Session(s) => request.set("Cookie", &format!("chuhe_session={s}")),
+        }
+    }
+}
+
+/// An account of the lobby run, and whether it is in a game now.
+struct Player {
+    name: String,
+    session: String,
+    busy: bool,
+}
+
 /// One game being played.
 struct Table<'a> {
     shared: &'a Shared,
     agent: ureq::Agent,
     rng: SmallRng,
     id: String,
-    tokens: [String; 2],
+    creds: [Cred; 2],
+    /// The two accounts (indices into the lobby's players), in a lobby game.
+    players: Option<[usize; 2]>,
     sockets: [Option<Socket>; 2],
     model: Model,
     engine: Option<Side>,
@@ -340,9 +381,14 @@ fn play(options: &Options) -> Result<bool, String> {
         engine_percent: options.number("engine-percent", 25)?.min(100),
         seed: options.number("seed", 1)?,
         progress: options.0.get("progress").cloned(),
+        players: Mutex::new(Vec::new()),
     };
     let workers = options.number("workers", 16)?.max(1) as usize;
     let out = options.text("out")?;
+    let wanted = options.number("players", 0)? as usize;
+    if wanted > 0 {
+        sign_up_all(&shared, wanted, workers)?;
+    }
     let started = Instant::now();
     std::thread::scope(|s| {
         for _ in 0..workers {
@@ -361,6 +407,7 @@ fn play(options: &Options) -> Result<bool, String> {
         "games": shared.games,
         "workers": workers,
         "engine_percent": shared.engine_percent,
+        "players": shared.players().len(),
         "seconds": (wall * 100.0).round() / 100.0,
         "moves_acked": moves,
         "moves_per_s": (moves as f64 / wall).round(),
@@ -402,11 +449,22 @@ fn worker(shared: &Shared) {
             return;
         }
         let mut rng = SmallRng::seed_from_u64(shared.seed.wrapping_mul(1_000_003) + n as u64);
-        match Table::open(shared, &mut rng) {
+        let opened = if shared.players().is_empty() {
+            Table::open(shared, &mut rng)
+        } else {
+            Table::open_lobby(shared, &mut rng)
+        };
+        match opened {
             Ok(mut table) => {
                 table.rng = rng;
                 let finished = table.run();
                 table.close();
+                if let Some(seats) = table.players {
+                    let mut players = shared.players();
+                    for i in seats {
+                        players[i].busy = false;
+                    }
+                }
                 let record = json!({
                     "id": table.id,
                     "game": table.model.kind.name(),
@@ -414,6 +472,10 @@ fn worker(shared: &Shared) {
                     "result": table.model.result.as_ref().map(|(s, w)| json!({"status": s, "winner": w})),
                     "draw_offer": table.model.draw_offer.map(Side::as_str),
                     "complete": finished,
+                    "players": table.players.map(|seats| {
+                        let players = shared.players();
+                        seats.map(|i| players[i].name.clone())
+                    }),
                 });
                 let mut tally = shared.tally();
                 tally.games.push(record);
@@ -433,8 +495,53 @@ fn worker(shared: &Shared) {
     }
 }
 
-/// POSTs `body` through the balancer with an `Idempotency-Key`, trying again (with the same
-/// key) while the answer is lost or the database is away; the answer's JSON.
+/// Signs up `n` accounts through the balancer, `workers` at a time, and keeps their sessions.
+fn sign_up_all(shared: &Shared, n: usize, workers: usize) -> Result<(), String> {
+    let next = AtomicUsize::new(0);
+    let failed = Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|| {
+                let agent = ureq::AgentBuilder::new().timeout(ANSWER_TIMEOUT).build();
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= n {
+                        return;
+                    }
+                    let name = format!("P{}-{i}", shared.seed);
+                    let url = format!("{}/api/signup", shared.balancer);
+                    let body = json!({"name": name, "password": "scale-out password"});
+                    match post_once(
+                        shared,
+                        &agent,
+                        &url,
+                        &body,
+                        &format!("signup-{name}"),
+                        "signup",
+                        None,
+                    ) {
+                        Ok((_, Some(session))) => shared.players().push(Player {
+                            name,
+                            session,
+                            busy: false,
+                        }),
+                        Ok((_, None)) => failed.lock().unwrap().push(format!("{name}: no session")),
+                        Err(e) => failed.lock().unwrap().push(format!("{name}: {e}")),
+                    }
+                }
+            });
+        }
+    });
+    let failed = failed.into_inner().unwrap_or_default();
+    if !failed.is_empty() {
+        return Err(format!("sign-ups failed: {}", failed.join("; ")));
+    }
+    Ok(())
+}
+
+/// POSTs `body` through the balancer with an `Idempotency-Key` (and as `cred`, if given),
+/// trying again (with the same key) while the answer is lost or the database is away; the
+/// answer's JSON and the session it set, if any.
 fn post_once(
     shared: &Shared,
     agent: &ureq::Agent,
@@ -442,17 +549,30 @@ fn post_once(
     body: &Value,
     key: &str,
     what: &str,
-) -> Result<Value, String> {
+    cred: Option<&Cred>,
+) -> Result<(Value, Option<String>), String> {
     for attempt in 0..MAX_TRIES {
-        let answer = agent
+        let mut request = agent
             .post(url)
             .set("Origin", &shared.balancer)
-            .set("Idempotency-Key", key)
-            .send_json(body.clone());
+            .set("Idempotency-Key", key);
+        if let Some(cred) = cred {
+            request = cred.on(request);
+        }
+        let answer = request.send_json(body.clone());
         match answer {
             Ok(r) => {
                 note_server(shared, &r);
-                return r.into_json().map_err(|e| e.to_string());
+                let session = r.all("set-cookie").iter().find_map(|c| {
+                    c.strip_prefix("chuhe_session=")
+                        .and_then(|v| v.split(';').next())
+                        .filter(|v| !v.is_empty())
+                        .map(str::to_string)
+                });
+                return r
+                    .into_json()
+                    .map(|v| (v, session))
+                    .map_err(|e| e.to_string());
             }
             Err(ureq::Error::Status(code, r)) if code >= 500 => {
                 shared.error(format!(
@@ -488,6 +608,109 @@ fn code_of(body: &Value) -> String {
 }
 
 impl<'a> Table<'a> {
+    /// A rated game between two idle accounts of the lobby run: one seeks (its seek goes
+    /// through the balancer to one server), the other accepts that seek (through the balancer,
+    /// most often on another server), with an `Idempotency-Key`.
+    fn open_lobby(shared: &'a Shared, rng: &mut SmallRng) -> Result<Table<'a>, String> {
+        let agent = ureq::AgentBuilder::new().timeout(ANSWER_TIMEOUT).build();
+        let (seeker, acceptor) = loop {
+            {
+                let mut players = shared.players();
+                let idle: Vec<usize> = (0..players.len()).filter(|&i| !players[i].busy).collect();
+                if idle.len() >= 2 {
+                    let a = idle[rng.gen_range(0..idle.len())];
+                    let mut b = idle[rng.gen_range(0..idle.len())];
+                    while b == a {
+                        b = idle[rng.gen_range(0..idle.len())];
+                    }
+                    players[a].busy = true;
+                    players[b].busy = true;
+                    break (a, b);
+                }
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let cred = |i: usize| Cred::Session(shared.players()[i].session.clone());
+        let free = || {
+            let mut players = shared.players();
+            players[seeker].busy = false;
+            players[acceptor].busy = false;
+        };
+        let kind = if rng.gen_bool(0.7) {
+            GameKind::Xiangqi
+        } else {
+            GameKind::Xiongqi
+        };
+        let seek = json!({"game": kind.name(), "rated": true, "color": "random",
+                          "clock": {"initial_s": 600, "increment_s": 5}});
+        let url = format!("{}/api/seeks", shared.balancer);
+        let key = format!("seek-{}-{}", shared.seed, rng.gen::<u64>());
+        let sought = post_once(
+            shared,
+            &agent,
+            &url,
+            &seek,
+            &key,
+            "seek",
+            Some(&cred(seeker)),
+        );
+        let (sought, _) = sought.inspect_err(|_| free())?;
+        let seek_id = sought["seek"]["id"]
+            .as_str()
+            .ok_or("no seek id")?
+            .to_string();
+        let url = format!("{}/api/seeks/{seek_id}/accept", shared.balancer);
+        let key = format!("accept-{}-{}", shared.seed, rng.gen::<u64>());
+        let accepted = post_once(
+            shared,
+            &agent,
+            &url,
+            &json!({}),
+            &key,
+            "accept",
+            Some(&cred(acceptor)),
+        );
+        let (accepted, _) = accepted.inspect_err(|_| free())?;
+        let id = accepted["game"]["id"]
+            .as_str()
+            .ok_or("no game id")?
+            .to_string();
+        let acceptor_side = match accepted["game"]["you"].as_str() {
+            Some("first") => Side::First,
+            Some("second") => Side::Second,
+            other => return Err(format!("the acceptor's seat is {other:?}")),
+        };
+        if accepted["game"]["rated"] != true {
+            shared.problem(format!("game {id}: a rated seek made an unrated game"));
+        }
+        let (creds, players) = match acceptor_side {
+            Side::First => ([cred(acceptor), cred(seeker)], [acceptor, seeker]),
+            Side::Second => ([cred(seeker), cred(acceptor)], [seeker, acceptor]),
+        };
+        *shared
+            .tally()
+            .acked
+            .entry("seek accepted".into())
+            .or_default() += 1;
+        Ok(Table {
+            shared,
+            agent,
+            rng: SmallRng::seed_from_u64(0),
+            id,
+            creds,
+            players: Some(players),
+            sockets: [None, None],
+            model: Model {
+                kind,
+                moves: Vec::new(),
+                result: None,
+                draw_offer: None,
+            },
+            engine: None,
+            sends: 0,
+        })
+    }
+
     /// Creates a game through the balancer.
     fn open(shared: &'a Shared, rng: &mut SmallRng) -> Result<Table<'a>, String> {
         let agent = ureq::AgentBuilder::new().timeout(ANSWER_TIMEOUT).build();
@@ -510,7 +733,7 @@ impl<'a> Table<'a> {
         let url = format!("{}/api/games", shared.balancer);
         // One key for every try: a creation whose answer was lost is not made twice.
         let key = format!("create-{}-{}", shared.seed, rng.gen::<u64>());
-        let created = post_once(shared, &agent, &url, &body, &key, "create")?;
+        let (created, _) = post_once(shared, &agent, &url, &body, &key, "create", None)?;
         let id = created["game"]["id"].as_str().ok_or("no id")?.to_string();
         let own = created["token"].as_str().ok_or("no token")?.to_string();
         let other = match created["game"]["invite"].as_str() {
@@ -518,13 +741,14 @@ impl<'a> Table<'a> {
                 let code = link.split("invite=").nth(1).unwrap_or_default();
                 let join = format!("{}/api/games/{id}/join", shared.balancer);
                 let key = format!("join-{}-{}", shared.seed, rng.gen::<u64>());
-                let joined = post_once(
+                let (joined, _) = post_once(
                     shared,
                     &agent,
                     &join,
                     &json!({"invite": code}),
                     &key,
                     "join",
+                    None,
                 )?;
                 joined["token"].as_str().ok_or("no token")?.to_string()
             }
@@ -534,13 +758,15 @@ impl<'a> Table<'a> {
             Side::First => [own, other],
             Side::Second => [other, own],
         };
+        let creds = tokens.map(Cred::Token);
         *shared.tally().acked.entry("create".into()).or_default() += 1;
         Ok(Table {
             shared,
             agent,
             rng: SmallRng::seed_from_u64(0),
             id,
-            tokens,
+            creds,
+            players: None,
             sockets: [None, None],
             model: Model {
                 kind,
@@ -856,13 +1082,8 @@ impl<'a> Table<'a> {
             Action::TakeBack => ("takeback", json!({})),
         };
         let url = format!("{}/api/games/{}/{path}", self.shared.balancer, self.id);
-        let answer = self
-            .agent
-            .post(&url)
-            .set(
-                "Authorization",
-                &format!("Bearer {}", self.tokens[side.index()]),
-            )
+        let answer = self.creds[side.index()]
+            .on(self.agent.post(&url))
             .set("Origin", &self.shared.balancer)
             .send_json(body);
         match answer {
@@ -894,15 +1115,24 @@ impl<'a> Table<'a> {
             let _ = stream.set_read_timeout(Some(ANSWER_TIMEOUT));
             let _ = stream.set_write_timeout(Some(ANSWER_TIMEOUT));
             let _ = stream.set_nodelay(true);
-            let url = format!(
-                "{}/api/games/{}/ws?token={}",
-                self.shared.ws_base,
-                self.id,
-                self.tokens[side.index()]
-            );
+            let cred = self.creds[side.index()].clone();
+            let url = match &cred {
+                Cred::Token(t) => {
+                    format!("{}/api/games/{}/ws?token={t}", self.shared.ws_base, self.id)
+                }
+                Cred::Session(_) => format!("{}/api/games/{}/ws", self.shared.ws_base, self.id),
+            };
             let mut request = url
                 .into_client_request()
                 .map_err(|e| format!("ws request: {e}"))?;
+            if let Cred::Session(session) = &cred {
+                request.headers_mut().insert(
+                    "Cookie",
+                    format!("chuhe_session={session}")
+                        .parse()
+                        .map_err(|_| "ws cookie")?,
+                );
+            }
             request.headers_mut().insert(
                 "Origin",
                 self.shared.balancer.parse().map_err(|_| "ws origin")?,
@@ -1094,12 +1324,18 @@ fn check(options: &Options) -> Result<bool, String> {
             }
         }
     }
+    let ratings = if options.0.contains_key("ratings") {
+        Some(check_ratings(&store, &mut problems)?)
+    } else {
+        None
+    };
     println!(
         "{}",
         json!({
             "games_in_database": games,
             "games_played": expected.len(),
             "server_views_compared": views,
+            "ratings": ratings,
             "problems": problems.len(),
         })
     );
@@ -1107,6 +1343,130 @@ fn check(options: &Options) -> Result<bool, String> {
         eprintln!("scale_out check: {p}");
     }
     Ok(problems.is_empty())
+}
+
+/// The ratings against the games: every rated game with a result that counts (not aborted)
+/// rated exactly once (two history rows, one per player, and its `rated_ms`), every other game
+/// not at all; and the ratings computed again from the stored results, game after game in the
+/// order they were rated, equal to each history row and to the stored ratings (with the
+/// players' records). What was checked, as JSON.
+fn check_ratings(
+    store: &store::PostgresStore,
+    problems: &mut Vec<String>,
+) -> Result<Value, String> {
+    use chuhe_server::rating::{rate, Perf, PerfRating, Score};
+    let log = store.rating_log().map_err(|e| e.to_string())?;
+    // The games in the order of their first rating change, with their changes.
+    let mut order: Vec<String> = Vec::new();
+    let mut changes: BTreeMap<String, Vec<&store::RatingChange>> = BTreeMap::new();
+    for change in &log {
+        if !changes.contains_key(&change.game_id) {
+            order.push(change.game_id.clone());
+        }
+        changes
+            .entry(change.game_id.clone())
+            .or_default()
+            .push(change);
+    }
+    let (mut rated, mut unrated, mut offset) = (0usize, 0usize, 0usize);
+    let mut users = std::collections::BTreeSet::new();
+    loop {
+        let page = store.list(500, offset).map_err(|e| e.to_string())?;
+        if page.is_empty() {
+            break;
+        }
+        offset += page.len();
+        for g in page {
+            let counts = g.rated
+                && g.result.as_ref().is_some_and(|r| r.status != "aborted")
+                && g.players.iter().all(Option::is_some);
+            let n = changes.get(&g.id).map_or(0, Vec::len);
+            if counts {
+                rated += 1;
+                if n != 2 {
+                    problems.push(format!(
+                        "game {}: rated {n} times, not once (two changes)",
+                        g.id
+                    ));
+                }
+            } else {
+                unrated += 1;
+                if n != 0 {
+                    problems.push(format!(
+                        "game {}: {n} rating changes for a game that counts for none",
+                        g.id
+                    ));
+                }
+            }
+            for p in g.players.iter().flatten() {
+                users.insert(p.id.clone());
+            }
+        }
+    }
+    let mut computed: BTreeMap<(String, String), PerfRating> = BTreeMap::new();
+    let close = |a: f64, b: f64| (a - b).abs() <= 1e-6 * b.abs().max(1.0);
+    for id in &order {
+        let Some(game) = store.load(id).map_err(|e| e.to_string())? else {
+            problems.push(format!("game {id}: rated but not stored"));
+            continue;
+        };
+        if game.rated_ms.is_none() {
+            problems.push(format!("game {id}: rating changes without rated_ms"));
+        }
+        let (Some(first), Some(second), Some(result), Some(tc)) =
+            (&game.players[0], &game.players[1], &game.result, game.clock)
+        else {
+            problems.push(format!(
+                "game {id}: rated without two players, a result and a clock"
+            ));
+            continue;
+        };
+        let Ok(kind) = game.game.parse() else {
+            continue;
+        };
+        let perf = Perf::new(kind, tc).to_string();
+        let key = |p: &store::PlayerRef| (p.id.clone(), perf.clone());
+        let before = [first, second].map(|p| computed.get(&key(p)).copied().unwrap_or_default());
+        let (a, b) = rate(&before[0], &before[1], Score::of_winner(&result.winner));
+        for (p, after) in [(first, a), (second, b)] {
+            let stored = changes[id].iter().find(|c| c.user_id == p.id);
+            match stored {
+                Some(c)
+                    if close(c.rating.rating, after.rating)
+                        && close(c.rating.deviation, after.deviation)
+                        && close(c.rating.volatility, after.volatility) => {}
+                other => problems.push(format!(
+                    "game {id}: {} computed again is {after:?}, the history holds {:?}",
+                    p.name,
+                    other.map(|c| c.rating)
+                )),
+            }
+            computed.insert(key(p), after);
+        }
+    }
+    for user in &users {
+        for (perf, stored) in store.ratings_of(user).map_err(|e| e.to_string())? {
+            let want = computed
+                .remove(&(user.clone(), perf.to_string()))
+                .unwrap_or_default();
+            let same = close(stored.rating, want.rating)
+                && close(stored.deviation, want.deviation)
+                && close(stored.volatility, want.volatility)
+                && (stored.games, stored.wins, stored.losses, stored.draws)
+                    == (want.games, want.wins, want.losses, want.draws);
+            if !same {
+                problems.push(format!(
+                    "player {user} {perf}: stored {stored:?}, computed {want:?}"
+                ));
+            }
+        }
+    }
+    for ((user, perf), want) in computed {
+        problems.push(format!(
+            "player {user} {perf}: computed {want:?}, none stored"
+        ));
+    }
+    Ok(json!({"rated_games": rated, "unrated_games": unrated, "rating_changes": log.len()}))
 }
 
 /// What is wrong with a stored game: a move the rules refuse, a result the moves contradict

@@ -41,6 +41,9 @@ pub struct AppOptions {
     pub signup_open: bool,
     /// Mark the session cookie `Secure` (a site behind TLS).
     pub cookie_secure: bool,
+    /// How often the server reports who is at its games (spectator counts, players present)
+    /// and keeps its lobby pages' seeks.
+    pub presence_every: Duration,
 }
 
 /// New games a minute per client address that `chuhe serve` allows by default.
@@ -60,6 +63,7 @@ impl Default for AppOptions {
             trust_forwarded_for: false,
             signup_open: true,
             cookie_secure: false,
+            presence_every: PRESENCE_EVERY,
         }
     }
 }
@@ -114,7 +118,7 @@ impl App {
                 app.rooms.sweep();
             });
             let reported = std::sync::atomic::AtomicBool::new(false);
-            app.every(&runtime, PRESENCE_EVERY, move |app| {
+            app.every(&runtime, app.options.presence_every, move |app| {
                 // Nothing to say and nothing said before: no write.
                 let presence = app.rooms.presence();
                 let had = reported.swap(!presence.is_empty(), std::sync::atomic::Ordering::Relaxed);

@@ -211,6 +211,7 @@ pub fn serve(options: ServeOptions) -> Result<(), ServeError> {
                 trust_forwarded_for: options.trust_forwarded_for,
                 signup_open: options.signup_open,
                 cookie_secure: options.cookie_secure,
+                presence_every: app::PRESENCE_EVERY,
             },
         );
         axum::serve(listener, http::service(app))

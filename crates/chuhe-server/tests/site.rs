@@ -647,3 +647,113 @@ fn a_game_is_created_once_per_idempotency_key() {
     );
     assert_eq!((status, code(&body)), (400, "bad_request"), "{body}");
 }
+
+/// Opens `path`'s WebSocket on `s` as `browser` (its session cookie); the socket.
+fn socket_as(
+    s: &TestServer,
+    browser: &Browser,
+    path: &str,
+) -> tungstenite::WebSocket<tungstenite::stream::MaybeTlsStream<std::net::TcpStream>> {
+    use tungstenite::client::IntoClientRequest;
+    let mut request = format!("ws://{}{path}", s.addr)
+        .into_client_request()
+        .unwrap();
+    if let Some(session) = &browser.session {
+        request.headers_mut().insert(
+            "Cookie",
+            format!("chuhe_session={session}").parse().unwrap(),
+        );
+    }
+    let (ws, _) = tungstenite::connect(request).unwrap();
+    ws
+}
+
+/// The next message of `kind` on a socket.
+fn next_of(
+    ws: &mut tungstenite::WebSocket<tungstenite::stream::MaybeTlsStream<std::net::TcpStream>>,
+    kind: &str,
+) -> Value {
+    loop {
+        if let tungstenite::Message::Text(text) = ws.read().unwrap() {
+            let v: Value = serde_json::from_str(text.as_str()).unwrap();
+            if v["type"] == kind {
+                return v;
+            }
+        }
+    }
+}
+
+#[test]
+fn a_seek_goes_with_its_page_and_the_games_being_played_count_their_spectators() {
+    let db = TempDb::new("presence");
+    let s = server(
+        &db,
+        AppOptions {
+            presence_every: Duration::from_millis(200),
+            cookie_secure: true,
+            ..AppOptions::default()
+        },
+    );
+    let (mut a, mut b) = two_players(&s, "Seeker", "Taker");
+    // The session cookie is Secure with --cookie-secure.
+    let response = ureq::post(&s.url("/api/login"))
+        .send_json(json!({"name": "Seeker", "password": "correct horse"}))
+        .unwrap();
+    let cookie = response.header("set-cookie").unwrap().to_string();
+    assert!(
+        cookie.contains("; Secure") && cookie.contains("HttpOnly"),
+        "{cookie}"
+    );
+    // A's lobby page names its socket; the seek made with it lives while the page does.
+    let mut lobby = socket_as(&s, &a, "/api/lobby/ws");
+    let socket = next_of(&mut lobby, "hello")["socket"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    next_of(&mut lobby, "seeks");
+    let (status, body) = a.post("/api/seeks", json!({"game": "xiangqi", "socket": socket}));
+    assert_eq!(status, 201, "{body}");
+    let pushed = next_of(&mut lobby, "seeks");
+    assert_eq!(pushed["seeks"][0]["player"]["name"], "Seeker", "{pushed}");
+    let (status, body) = a.post(
+        "/api/seeks",
+        json!({"game": "xiangqi", "socket": "not-open-here"}),
+    );
+    assert_eq!((status, code(&body)), (400, "bad_terms"), "{body}");
+    lobby.close(None).unwrap();
+    let _ = lobby.flush();
+    let start = std::time::Instant::now();
+    while !b.get("/api/seeks").1["seeks"]
+        .as_array()
+        .unwrap()
+        .is_empty()
+    {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "the seek outlived its page"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // A game between them, watched by two spectators: the games being played say so.
+    let (_, seek) = a.post("/api/seeks", json!({"game": "xiangqi"}));
+    let seek = seek["seek"]["id"].as_str().unwrap().to_string();
+    let (status, game) = b.call("POST", &format!("/api/seeks/{seek}/accept"), None, None);
+    assert_eq!(status, 201, "{game}");
+    let id = game["game"]["id"].as_str().unwrap().to_string();
+    let mut watchers: Vec<_> = (0..2)
+        .map(|_| socket_as(&s, &Browser::new(&s), &format!("/api/games/{id}/ws")))
+        .collect();
+    for w in &mut watchers {
+        next_of(w, "state");
+    }
+    let start = std::time::Instant::now();
+    loop {
+        let playing = b.get("/api/playing").1;
+        if playing["games"][0]["spectators"] == 2 {
+            assert_eq!(playing["games"][0]["id"], id.as_str());
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(10), "{playing}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}

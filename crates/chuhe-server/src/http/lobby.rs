@@ -219,6 +219,7 @@ pub(super) async fn seek(
             "a seek names nobody; challenge a player instead",
         ));
     }
+    app.admit_creation(viewer.client)?;
     let terms = terms_of(&body)?;
     let (user, session) = viewer.player(&app).await?;
     let app2 = app.clone();
@@ -356,6 +357,7 @@ pub(super) async fn challenge(
     let Some(to) = body.to.clone() else {
         return Err(ApiError::bad_request("name the player challenged: \"to\""));
     };
+    app.admit_creation(viewer.client)?;
     let terms = terms_of(&body)?;
     let (user, session) = viewer.player(&app).await?;
     let app2 = app.clone();

@@ -45,6 +45,8 @@ pub(super) async fn sign_up(
     viewer: Viewer,
     ApiJson(body): ApiJson<Credentials>,
 ) -> Result<Response, ApiError> {
+    // New accounts count against the client's limit on new things, as new games do.
+    app.admit_creation(viewer.client)?;
     let current = viewer.user.clone();
     let old_session = viewer.session().map(str::to_string);
     let app2 = app.clone();

@@ -92,6 +92,7 @@ const play = {
   suppressClick: false,
   seatTaken: false,
   following: false,
+  importedAs: null as string | null,
 };
 
 /** Builds the game's page in `main`. */
@@ -197,6 +198,11 @@ function layout(main: HTMLElement): void {
 export function setupGame(main: HTMLElement, id: string, invite: string | null): void {
   layout(main);
   play.id = id;
+  const format = new URLSearchParams(location.search).get("format");
+  if (format) {
+    play.importedAs = format.toUpperCase();
+    history.replaceState(null, "", `/g/${id}`);
+  }
   const board = $("#board");
   board.addEventListener("click", onBoardClick);
   board.addEventListener("pointerdown", onPointerDown);
@@ -372,7 +378,7 @@ function render(state: GameState): void {
     .join(" · ");
   $("#status").textContent = statusLine(state);
   const notice = state.notice ? t("notice.draw_declined", { side: sideName(state.game, state.notice.side) }) : "";
-  $("#notice").textContent = play.seatTaken && !state.you ? t("play.seat_taken") : state.opponent === "record" ? t("play.review") : notice;
+  $("#notice").textContent = play.seatTaken && !state.you ? t("play.seat_taken") : state.opponent === "record" ? [t("play.review"), play.importedAs ? t("lobby.imported_format", { format: play.importedAs }) : null].filter(Boolean).join(" ") : notice;
   const banner = $("#banner");
   banner.hidden = !state.result;
   if (state.result) banner.textContent = t("play.game_over", { text: resultText(state.game, state.result, state.turn) });

@@ -431,7 +431,7 @@ async function importRecord(event: Event): Promise<void> {
     const created = file
       ? await api("POST", "/api/import", await file.arrayBuffer())
       : await api("POST", "/api/import", { record: $<HTMLTextAreaElement>("#import-pcn").value });
-    location.assign("/g/" + created.game.id);
+    location.assign(`/g/${created.game.id}?format=${encodeURIComponent(created.format)}`);
   } catch (e) {
     $("#import-error").textContent = errorText(e);
   }
