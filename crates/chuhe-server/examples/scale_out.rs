@@ -14,6 +14,7 @@
 //! the action; anything else is a lost change. Writes the games as the client knows them to
 //! `--out` and prints one line of figures (JSON).
 //!
+//! With `--think-ms T` each player waits 0 to 2T ms before each action, as people think.
 //! With `--players N` it plays a lobby instead: N accounts sign up, and each game is a rated
 //! game between two idle ones, made by a seek of one (through the balancer, so on one server)
 //! and its acceptance by the other (through the balancer again, most often on another), with
@@ -295,6 +296,8 @@ struct Shared {
     engine_percent: u64,
     seed: u64,
     progress: Option<String>,
+    /// How long players think before each action, on average (ms).
+    think_ms: u64,
     /// The accounts of a lobby run (`--players N`): games are rated, between two of them,
     /// made by a seek and its acceptance.
     players: Mutex<Vec<Player>>,
@@ -382,6 +385,7 @@ fn play(options: &Options) -> Result<bool, String> {
         seed: options.number("seed", 1)?,
         progress: options.0.get("progress").cloned(),
         players: Mutex::new(Vec::new()),
+        think_ms: options.number("think-ms", 0)?,
     };
     let workers = options.number("workers", 16)?.max(1) as usize;
     let out = options.text("out")?;
@@ -802,6 +806,11 @@ impl<'a> Table<'a> {
             }
             if self.model.result.is_some() || self.model.moves.len() >= length {
                 break;
+            }
+            if self.shared.think_ms > 0 {
+                // A player thinks before acting (0 to twice --think-ms).
+                let ms = self.rng.gen_range(0..2 * self.shared.think_ms);
+                std::thread::sleep(Duration::from_millis(ms));
             }
             let side = self.model.turn();
             let roll = self.rng.gen_range(0..100);

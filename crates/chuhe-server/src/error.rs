@@ -170,7 +170,7 @@ impl From<RoundError> for ApiError {
 impl From<UserError> for ApiError {
     fn from(e: UserError) -> ApiError {
         let status = match &e {
-            UserError::BadName(_) | UserError::BadPassword(_) => StatusCode::BAD_REQUEST,
+            UserError::BadName(..) | UserError::BadPassword(..) => StatusCode::BAD_REQUEST,
             UserError::NameTaken(_) => StatusCode::CONFLICT,
             UserError::WrongLogin | UserError::NotSignedIn => StatusCode::UNAUTHORIZED,
             UserError::TooManyAttempts { .. } => StatusCode::TOO_MANY_REQUESTS,
@@ -178,7 +178,9 @@ impl From<UserError> for ApiError {
             UserError::Store(_) => StatusCode::INTERNAL_SERVER_ERROR,
         };
         let params = match &e {
-            UserError::BadName(why) | UserError::BadPassword(why) => json!({"why": why}),
+            UserError::BadName(reason, why) | UserError::BadPassword(reason, why) => {
+                json!({"reason": reason, "why": why})
+            }
             UserError::NameTaken(name) => json!({"name": name}),
             UserError::TooManyAttempts { retry_after } => json!({"retry_after": retry_after}),
             _ => json!({}),

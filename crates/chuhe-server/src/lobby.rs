@@ -48,8 +48,8 @@ pub struct Terms {
 #[derive(Debug, thiserror::Error)]
 pub enum LobbyError {
     /// The terms break a rule.
-    #[error("{0}")]
-    BadTerms(String),
+    #[error("{1}")]
+    BadTerms(&'static str, String),
     /// Rated games are for accounts.
     #[error("guests cannot play rated games: sign up or log in")]
     GuestsUnrated,
@@ -80,7 +80,7 @@ impl LobbyError {
     /// The stable code the API and the page use.
     pub fn code(&self) -> &'static str {
         match self {
-            LobbyError::BadTerms(_) => "bad_terms",
+            LobbyError::BadTerms(..) => "bad_terms",
             LobbyError::GuestsUnrated => "guests_unrated",
             LobbyError::Gone(_) => "gone",
             LobbyError::OwnSeek => "own_seek",
@@ -99,16 +99,22 @@ impl Terms {
     pub fn check(&self, player: &User) -> Result<(), LobbyError> {
         if let Some(tc) = self.clock {
             if !(1_000..=MAX_INITIAL_MS).contains(&tc.initial_ms) {
-                return Err(LobbyError::BadTerms(format!(
-                    "the clock must start with 1 s to {} min",
-                    MAX_INITIAL_MS / 60_000
-                )));
+                return Err(LobbyError::BadTerms(
+                    "initial",
+                    format!(
+                        "the clock must start with 1 s to {} min",
+                        MAX_INITIAL_MS / 60_000
+                    ),
+                ));
             }
             if tc.increment_ms > MAX_INCREMENT_MS {
-                return Err(LobbyError::BadTerms(format!(
-                    "the increment must be at most {} s",
-                    MAX_INCREMENT_MS / 1000
-                )));
+                return Err(LobbyError::BadTerms(
+                    "increment",
+                    format!(
+                        "the increment must be at most {} s",
+                        MAX_INCREMENT_MS / 1000
+                    ),
+                ));
             }
         }
         if self.rated {
@@ -116,14 +122,20 @@ impl Terms {
                 return Err(LobbyError::GuestsUnrated);
             }
             if self.clock.is_none() {
-                return Err(LobbyError::BadTerms("a rated game needs a clock".into()));
+                return Err(LobbyError::BadTerms(
+                    "rated_needs_clock",
+                    "a rated game needs a clock".into(),
+                ));
             }
         }
         if !matches!(self.color.as_str(), "first" | "second" | "random") {
-            return Err(LobbyError::BadTerms(format!(
-                "the side must be first, second or random, not '{}'",
-                chuhe::quote_input(&self.color)
-            )));
+            return Err(LobbyError::BadTerms(
+                "side",
+                format!(
+                    "the side must be first, second or random, not '{}'",
+                    chuhe::quote_input(&self.color)
+                ),
+            ));
         }
         Ok(())
     }
@@ -313,6 +325,7 @@ impl Lobby {
         if let Some(s) = &socket {
             if !self.has_socket(s) {
                 return Err(LobbyError::BadTerms(
+                    "socket",
                     "the lobby socket named is not open on this server".into(),
                 ));
             }

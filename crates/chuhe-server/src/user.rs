@@ -54,15 +54,16 @@ pub struct Name {
 /// Why a name or password was refused, or a login failed.
 #[derive(Debug, thiserror::Error)]
 pub enum UserError {
-    /// The name breaks a rule.
-    #[error("the name {0}")]
-    BadName(String),
+    /// The name breaks a rule: which (`length`, `invisible`, `spaces`, `no_letter`,
+    /// `guest_prefix`), and how, in words.
+    #[error("the name {1}")]
+    BadName(&'static str, String),
     /// Somebody has the name.
     #[error("the name '{0}' is taken")]
     NameTaken(String),
-    /// The password breaks a rule.
-    #[error("the password {0}")]
-    BadPassword(String),
+    /// The password breaks a rule: which (`short`, `long`), and how, in words.
+    #[error("the password {1}")]
+    BadPassword(&'static str, String),
     /// No such account, or the password is wrong (which one is not said).
     #[error("wrong name or password")]
     WrongLogin,
@@ -90,9 +91,9 @@ impl UserError {
     /// The stable code the API and the page use.
     pub fn code(&self) -> &'static str {
         match self {
-            UserError::BadName(_) => "bad_name",
+            UserError::BadName(..) => "bad_name",
             UserError::NameTaken(_) => "name_taken",
-            UserError::BadPassword(_) => "bad_password",
+            UserError::BadPassword(..) => "bad_password",
             UserError::WrongLogin => "wrong_login",
             UserError::TooManyAttempts { .. } => "too_many_attempts",
             UserError::SignupClosed => "signup_closed",
@@ -109,29 +110,39 @@ pub fn check_name(raw: &str) -> Result<Name, UserError> {
     let name: String = raw.nfkc().collect::<String>().trim().to_string();
     let count = name.chars().count();
     if !NAME_CHARS.contains(&count) {
-        return Err(UserError::BadName(format!(
-            "must have {} to {} characters, not {count}",
-            NAME_CHARS.start(),
-            NAME_CHARS.end()
-        )));
+        return Err(UserError::BadName(
+            "length",
+            format!(
+                "must have {} to {} characters, not {count}",
+                NAME_CHARS.start(),
+                NAME_CHARS.end()
+            ),
+        ));
     }
     if let Some(c) = name.chars().find(|&c| !visible(c)) {
-        return Err(UserError::BadName(format!(
-            "has the invisible or control character U+{:04X}",
-            c as u32
-        )));
+        return Err(UserError::BadName(
+            "invisible",
+            format!("has the invisible or control character U+{:04X}", c as u32),
+        ));
     }
     if name.contains("  ") {
-        return Err(UserError::BadName("has two spaces in a row".into()));
+        return Err(UserError::BadName(
+            "spaces",
+            "has two spaces in a row".into(),
+        ));
     }
     if !name.chars().any(char::is_alphanumeric) {
-        return Err(UserError::BadName("needs a letter or a digit".into()));
+        return Err(UserError::BadName(
+            "no_letter",
+            "needs a letter or a digit".into(),
+        ));
     }
     let key = name.to_lowercase();
     if key.starts_with(&GUEST_PREFIX.to_lowercase()) {
-        return Err(UserError::BadName(format!(
-            "may not begin with '{GUEST_PREFIX}' (guests' names do)"
-        )));
+        return Err(UserError::BadName(
+            "guest_prefix",
+            format!("may not begin with '{GUEST_PREFIX}' (guests' names do)"),
+        ));
     }
     Ok(Name { name, key })
 }
@@ -161,14 +172,16 @@ fn visible(c: char) -> bool {
 /// Checks a new password: 8 characters or more, at most 1024 bytes.
 pub fn check_password(password: &str) -> Result<(), UserError> {
     if password.chars().count() < PASSWORD_CHARS {
-        return Err(UserError::BadPassword(format!(
-            "needs {PASSWORD_CHARS} characters or more"
-        )));
+        return Err(UserError::BadPassword(
+            "short",
+            format!("needs {PASSWORD_CHARS} characters or more"),
+        ));
     }
     if password.len() > PASSWORD_MAX_BYTES {
-        return Err(UserError::BadPassword(format!(
-            "may have at most {PASSWORD_MAX_BYTES} bytes"
-        )));
+        return Err(UserError::BadPassword(
+            "long",
+            format!("may have at most {PASSWORD_MAX_BYTES} bytes"),
+        ));
     }
     Ok(())
 }

@@ -511,6 +511,7 @@ pub(super) async fn page(
     State(app): State<Arc<App>>,
     PathId(id): PathId,
     viewer: Viewer,
+    headers: HeaderMap,
     ApiQuery(q): ApiQuery<LinkQuery>,
 ) -> Response {
     if !crate::ids::valid_id(&id) {
@@ -518,7 +519,7 @@ pub(super) async fn page(
     }
     let _ = q.invite;
     let Some(token) = q.token else {
-        return super::page::index().await.into_response();
+        return super::page::index(headers).await.into_response();
     };
     let identity = viewer.identity(&id);
     let t = token.clone();

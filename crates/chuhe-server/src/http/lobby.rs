@@ -30,7 +30,7 @@ use crate::store::{Challenge, GameSummary, PlayerRef, Seek, StoreError, StoredGa
 impl From<LobbyError> for ApiError {
     fn from(e: LobbyError) -> ApiError {
         let status = match &e {
-            LobbyError::BadTerms(_) | LobbyError::SelfChallenge => StatusCode::BAD_REQUEST,
+            LobbyError::BadTerms(..) | LobbyError::SelfChallenge => StatusCode::BAD_REQUEST,
             LobbyError::GuestsUnrated | LobbyError::NotYours => StatusCode::FORBIDDEN,
             LobbyError::UnknownPlayer(_) => StatusCode::NOT_FOUND,
             LobbyError::TooManySeeks => StatusCode::TOO_MANY_REQUESTS,
@@ -40,7 +40,7 @@ impl From<LobbyError> for ApiError {
         let params = match &e {
             LobbyError::UnknownPlayer(name) => json!({"name": name}),
             LobbyError::Gone(what) => json!({"what": what}),
-            LobbyError::BadTerms(why) => json!({"why": why}),
+            LobbyError::BadTerms(reason, why) => json!({"reason": reason, "why": why}),
             _ => json!({}),
         };
         match e {
@@ -522,9 +522,11 @@ async fn lobby_session(app: Arc<App>, user: Option<String>, socket: WebSocket) {
             }
         }
     }
-    let app2 = app.clone();
+    // On a blocking thread, with the server's last reference if this is it (dropping the
+    // server closes its database connections, which blocks).
     let _ = blocking(move || {
-        app2.lobby().close_socket(&id);
+        app.lobby().close_socket(&id);
+        drop(app);
         Ok::<_, ApiError>(())
     })
     .await;

@@ -23,6 +23,8 @@ mod games;
 pub mod guard;
 mod lobby;
 mod page;
+
+pub use page::language as page_language;
 mod players;
 mod socket;
 

@@ -156,6 +156,9 @@ async fn session(
             reason: "bye".into(),
         })))
         .await;
+    // The server's last reference, if this is it, goes on a blocking thread (dropping the
+    // server closes its database connections, which blocks).
+    let _ = tokio::task::spawn_blocking(move || drop(app)).await;
 }
 
 /// Carries out one client message; the reply to send.

@@ -470,13 +470,17 @@ impl Rooms {
                         }
                     }
                 };
+                let stored = result.is_ok() && table.lock().game().plies() > job.ply();
                 if let Err(e) = result {
                     eprintln!("chuhe serve: game {id}: the engine's move was not kept: {e}");
                 }
-                // Best effort: an unreleased claim expires by itself.
-                let _ = rooms
-                    .store
-                    .release_engine_move(&id, job.ply(), &rooms.server_id);
+                // A stored move ended the claim in its own transaction; otherwise give it up
+                // (best effort: an unreleased claim expires by itself).
+                if !stored {
+                    let _ = rooms
+                        .store
+                        .release_engine_move(&id, job.ply(), &rooms.server_id);
+                }
                 rooms.after_change(&id, &table);
             });
         }

@@ -507,6 +507,11 @@ impl<D: Database> GameStore for SqlStore<D> {
                 "INSERT INTO moves (game_id, ply, uci, time_ms) VALUES ($1, $2, $3, $4)",
                 params![id, ply as i64, &mv.uci, millis(mv.time_ms)?],
             )?;
+            // A claim on the engine's move at this ply is done with: the move is stored.
+            tx.execute(
+                "DELETE FROM engine_claims WHERE game_id = $1 AND ply <= $2",
+                params![id, ply as i64],
+            )?;
             finish_change(tx, id, standing, true)
         })
     }

@@ -5,7 +5,7 @@
 
 import { api, ApiFailure, socketUrl } from "./api";
 import { $, $$, fill, h, link } from "./dom";
-import { t } from "./i18n";
+import { Key, language, t } from "./i18n";
 import { profileUrl, refresh as refreshMe } from "./session";
 import { Clock, clockText, errorText, gameName, other, Result, resultText, Side, sideName } from "./words";
 
@@ -93,6 +93,7 @@ const play = {
   seatTaken: false,
   following: false,
   importedAs: null as string | null,
+  notation: "wxf",
 };
 
 /** Builds the game's page in `main`. */
@@ -169,6 +170,17 @@ function layout(main: HTMLElement): void {
           h("span", { id: "pgn-item", hidden: true }, " · ", h("a", { id: "pgn-link", href: "#" }, t("play.download_pgn"))),
         ),
         h(
+          "label",
+          { className: "notation-choice" },
+          t("play.notation"),
+          " ",
+          h(
+            "select",
+            { id: "notation" },
+            ...(["wxf", "coords", "chinese"] as const).map((n) => h("option", { value: n }, t(`notation.${n}` as Key))),
+          ),
+        ),
+        h(
           "table",
           { id: "moves", "aria-label": t("play.moves") },
           h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", { id: "first-head" }), h("th", { id: "second-head" }))),
@@ -238,6 +250,15 @@ export function setupGame(main: HTMLElement, id: string, invite: string | null):
     } catch {
       document.execCommand?.("copy");
     }
+  });
+  // The Chinese pages write the moves in the Chinese notation unless the player chose.
+  play.notation = localStorage.getItem("chuhe.notation") || (language().startsWith("zh") ? "chinese" : "wxf");
+  const notation = $<HTMLSelectElement>("#notation");
+  notation.value = play.notation;
+  notation.addEventListener("change", () => {
+    play.notation = notation.value;
+    localStorage.setItem("chuhe.notation", play.notation);
+    renderMoves();
   });
   $("#first-ply").addEventListener("click", () => goTo(0));
   $("#prev-ply").addEventListener("click", () => goTo(shownPly() - 1));
@@ -466,8 +487,18 @@ function renderPlayers(): void {
   fill($("#player-top"), playerLine(state, upper));
 }
 
-/** A move as the list shows it: coordinates (a capture with x) and, for Xiangqi, WXF. */
+/** The Chinese notation's characters in traditional forms. */
+const TRADITIONAL: Record<string, string> = { 车: "車", 马: "馬", 帅: "帥", 将: "將", 进: "進", 后: "後" };
+
+/** A move as the list shows it, in the notation chosen: coordinates (a capture with x);
+ * coordinates and WXF; or the Chinese notation (Xiangqi: 炮二平五; in traditional characters
+ * on a 繁體中文 page). A game without the notation shows coordinates. */
 function moveText(m: MoveView): string {
+  if (play.notation === "chinese" && m.text.chinese) {
+    const text = m.text.chinese;
+    return language() === "zh-Hant" ? [...text].map((c) => TRADITIONAL[c] ?? c).join("") : text;
+  }
+  if (play.notation === "coords") return m.coords;
   return m.coords + (m.text.wxf ? ` (${m.text.wxf})` : "");
 }
 

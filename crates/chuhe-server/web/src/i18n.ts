@@ -1,6 +1,11 @@
-// The page's words: one catalogue per language, every string of the page, the results and
-// the errors by key, with `{name}` parameters. English is the only language yet; the keys
-// are what other languages will translate.
+// The page's words: one catalogue per language — English here, 简体中文, 繁體中文 and Tiếng
+// Việt in lang/ — every string of the page, the results and the errors by key, with `{name}`
+// parameters. A catalogue is typed as having every key of the English one: a string missing
+// in any language fails the type check (`scripts/build-page`), and CI.
+
+import { zhHans } from "./lang/zh-Hans";
+import { zhHant } from "./lang/zh-Hant";
+import { vi } from "./lang/vi";
 
 const en = {
   // header and navigation
@@ -12,6 +17,7 @@ const en = {
   "nav.account": "Account",
   "nav.logout": "Log out",
   "nav.guest": "{name} (guest)",
+  "nav.language": "Language",
   "title.site": "chuhe — play Xiangqi and Xiongqi",
   "title.game": "{game} — chuhe",
   "title.turn": "{turn} — {game} — chuhe",
@@ -151,6 +157,10 @@ const en = {
   "play.now": "go to the last move",
   "play.board": "board: arrow keys move the cursor, Enter picks a piece and its destination",
   "play.moves": "moves",
+  "play.notation": "Moves in",
+  "notation.coords": "coordinates",
+  "notation.wxf": "coordinates and WXF",
+  "notation.chinese": "Chinese (炮二平五)",
   "play.casual": "Casual",
   "play.rated": "Rated",
 
@@ -254,14 +264,26 @@ const en = {
   "error.bad_invite": "This invite link is not valid for this game.",
   "error.not_found": "Not found.",
   "error.bad_name": "The name {why}.",
+  "error.bad_name.length": "The name must have 2 to 24 characters.",
+  "error.bad_name.invisible": "The name has an invisible or control character.",
+  "error.bad_name.spaces": "The name has two spaces in a row.",
+  "error.bad_name.no_letter": "The name needs a letter or a digit.",
+  "error.bad_name.guest_prefix": "The name may not begin with 'Guest-'.",
   "error.name_taken": "The name '{name}' is taken.",
   "error.bad_password": "The password {why}.",
+  "error.bad_password.short": "The password needs 8 characters or more.",
+  "error.bad_password.long": "The password is too long.",
   "error.wrong_login": "Wrong name or password.",
   "error.too_many_attempts": "Too many attempts: try again in {retry_after} s.",
   "error.signup_closed": "Sign-up is closed on this server.",
   "error.not_signed_in": "Log in first.",
   "error.guests_unrated": "Guests cannot play rated games: sign up or log in.",
   "error.bad_terms": "{why}",
+  "error.bad_terms.initial": "The clock must start with 1 second to 180 minutes.",
+  "error.bad_terms.increment": "The increment may be at most 180 seconds.",
+  "error.bad_terms.rated_needs_clock": "A rated game needs a clock.",
+  "error.bad_terms.side": "Choose a side: first, second or random.",
+  "error.bad_terms.socket": "The lobby page was reloaded: try again.",
   "error.gone": "It is no longer open.",
   "error.own_seek": "This is your own seek.",
   "error.too_many_seeks": "You have too many seeks open.",
@@ -275,20 +297,39 @@ const en = {
 
 export type Key = keyof typeof en;
 
+/** A language's strings: every key. */
+export type Catalogue = Record<Key, string>;
+
+/** The languages by tag (the page's `lang`), with their names in themselves. */
+export const LANGUAGES: [string, string][] = [
+  ["en", "English"],
+  ["zh-Hans", "简体中文"],
+  ["zh-Hant", "繁體中文"],
+  ["vi", "Tiếng Việt"],
+];
+
 /** The catalogues by language tag. */
-export const catalogues: Record<string, Record<Key, string>> = { en };
+export const catalogues: Record<string, Catalogue> = { en, "zh-Hans": zhHans, "zh-Hant": zhHant, vi };
 
-let current: Record<Key, string> = en;
+let current: Catalogue = en;
+let tag = "en";
 
-/** The page's language (`en`). */
+/** The page's language (`en`, `zh-Hans`, `zh-Hant`, `vi`). */
 export function language(): string {
-  return "en";
+  return tag;
 }
 
 /** Sets the page's language; English when there is no catalogue for it. */
-export function setLanguage(tag: string): void {
-  current = catalogues[tag] || en;
-  document.documentElement.lang = catalogues[tag] ? tag : "en";
+export function setLanguage(wanted: string): void {
+  tag = catalogues[wanted] ? wanted : "en";
+  current = catalogues[tag];
+  document.documentElement.lang = tag;
+}
+
+/** Chooses a language for the next pages (a cookie the server reads) and reloads. */
+export function chooseLanguage(wanted: string): void {
+  document.cookie = `chuhe_lang=${encodeURIComponent(wanted)}; Path=/; Max-Age=31536000; SameSite=Lax`;
+  location.reload();
 }
 
 /** The words of `key` with `{name}` parameters filled in. */

@@ -63,7 +63,8 @@ function radios(name: string, options: [string, string][], checked: string): HTM
   );
 }
 
-const GAMES: [string, string][] = [
+/** The games and their names (words of the page's language, so made when asked for). */
+const games = (): [string, string][] => [
   ["xiangqi", t("game.xiangqi.long")],
   ["xiongqi", t("game.xiongqi.long")],
   ["xiangqi-capture", t("game.xiangqi-capture.long")],
@@ -135,7 +136,7 @@ export function setupLobby(main: HTMLElement): void {
           h(
             "form",
             { id: "seek-form" },
-            h("label", {}, t("form.game"), " ", h("select", { name: "game" }, ...GAMES.map(([v, l]) => h("option", { value: v }, l)))),
+            h("label", {}, t("form.game"), " ", h("select", { name: "game" }, ...games().map(([v, l]) => h("option", { value: v }, l)))),
             h("div", { className: "row" }, h("label", {}, t("form.minutes"), " ", h("input", { type: "number", name: "minutes", min: "0", max: "180", step: "any", value: "5" })), h("label", {}, t("form.increment"), " ", h("input", { type: "number", name: "increment", min: "0", max: "180", value: "3" }))),
             h("label", {}, h("input", { type: "checkbox", name: "rated", checked: account, disabled: !account }), " ", t("form.rated")),
             account ? null : h("p", { className: "hint" }, t("lobby.rated_needs_account")),
@@ -148,7 +149,7 @@ export function setupLobby(main: HTMLElement): void {
           "form",
           { id: "challenge-form" },
           h("label", {}, t("lobby.challenge_name"), " ", h("input", { type: "text", name: "to", autocomplete: "off", required: true })),
-          h("label", {}, t("form.game"), " ", h("select", { name: "game" }, ...GAMES.map(([v, l]) => h("option", { value: v }, l)))),
+          h("label", {}, t("form.game"), " ", h("select", { name: "game" }, ...games().map(([v, l]) => h("option", { value: v }, l)))),
           h("div", { className: "row" }, h("label", {}, t("form.minutes"), " ", h("input", { type: "number", name: "minutes", min: "0", max: "180", step: "any", value: "10" })), h("label", {}, t("form.increment"), " ", h("input", { type: "number", name: "increment", min: "0", max: "180", value: "5" }))),
           h("label", {}, h("input", { type: "checkbox", name: "rated", disabled: !account }), " ", t("form.rated")),
           h("button", { type: "submit" }, t("lobby.send_challenge")),
@@ -214,7 +215,7 @@ function newGameForm(): HTMLElement {
   return h(
     "form",
     { id: "new-game" },
-    h("fieldset", {}, h("legend", {}, t("form.game")), ...radios("game", GAMES, "xiangqi")),
+    h("fieldset", {}, h("legend", {}, t("form.game")), ...radios("game", games(), "xiangqi")),
     h(
       "fieldset",
       {},

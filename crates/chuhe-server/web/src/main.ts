@@ -3,13 +3,15 @@
 import { setupArchive } from "./archive";
 import { $ } from "./dom";
 import { setupGame } from "./game";
-import { setLanguage, t } from "./i18n";
+import { catalogues, setLanguage, t } from "./i18n";
 import { setupLobby } from "./lobby";
 import { setupAccount, setupCredentials, setupLeaderboard, setupProfile } from "./people";
 import { refresh } from "./session";
 
 async function route(): Promise<void> {
-  setLanguage("en");
+  // The server writes the language into the page (`<html lang>`), from the player's choice
+  // or the browser's Accept-Language.
+  setLanguage(document.documentElement.lang || "en");
   document.title = t("title.site");
   await refresh();
   const main = $("main");
@@ -36,5 +38,8 @@ function prefillChallenge(): void {
     field.focus();
   }
 }
+
+// The catalogues, for the browser tests that look for strings left untranslated.
+(window as unknown as { chuheCatalogues: typeof catalogues }).chuheCatalogues = catalogues;
 
 route();

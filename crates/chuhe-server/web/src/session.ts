@@ -2,7 +2,7 @@
 
 import { api } from "./api";
 import { $, fill, h, link } from "./dom";
-import { t } from "./i18n";
+import { chooseLanguage, language, LANGUAGES, t } from "./i18n";
 
 export interface User {
   id: string;
@@ -50,10 +50,13 @@ export function renderHeader(): void {
           : h("button", { className: "linkish", id: "logout", onclick: logout }, t("nav.logout")),
       ]
     : [link("/login", t("nav.login")), me.signup === "open" ? link("/signup", t("nav.signup")) : null];
-  fill(
-    $("#user-menu"),
-    ...who.flat(),
+  const languages = h(
+    "select",
+    { id: "language", "aria-label": t("nav.language"), title: t("nav.language") },
+    ...LANGUAGES.map(([tag, name]) => h("option", { value: tag, lang: tag, selected: tag === language() }, name)),
   );
+  languages.addEventListener("change", () => chooseLanguage(languages.value));
+  fill($("#user-menu"), ...who.flat(), languages);
   fill(
     $("#site-nav"),
     link("/", t("nav.play")),
