@@ -78,9 +78,6 @@
     if (!el) throw new Error(`no element ${selector}`);
     return el;
   }
-  function $$(selector, root = document) {
-    return [...root.querySelectorAll(selector)];
-  }
   function link(href, ...children) {
     return h("a", { href }, ...children);
   }
@@ -198,6 +195,9 @@
     "play.take_back": "悔棋",
     "play.flip": "翻转棋盘",
     "play.latin": "拉丁字母",
+    "play.sound_off": "关闭声音",
+    "play.sound_on": "打开声音",
+    "play.analyse": "分析",
     "play.chinese": "汉字棋子",
     "play.rematch": "再来一局",
     "play.rematch_offered": "已提议再来一局…",
@@ -223,7 +223,7 @@
     "play.back": "后退一步",
     "play.forward": "前进一步",
     "play.now": "到最新一步",
-    "play.board": "棋盘：方向键移动光标，回车选子和落点",
+    "play.board": "棋盘：按回车用键盘走棋（方向键移动光标，回车选子和落点，Esc 退出）；←/→ 逐步查看着法",
     "play.moves": "着法",
     "play.notation": "着法记法",
     "notation.coords": "坐标",
@@ -468,6 +468,9 @@
     "play.take_back": "悔棋",
     "play.flip": "翻轉棋盤",
     "play.latin": "拉丁字母",
+    "play.sound_off": "關閉聲音",
+    "play.sound_on": "打開聲音",
+    "play.analyse": "分析",
     "play.chinese": "漢字棋子",
     "play.rematch": "再來一局",
     "play.rematch_offered": "已提議再來一局…",
@@ -493,7 +496,7 @@
     "play.back": "後退一步",
     "play.forward": "前進一步",
     "play.now": "到最新一步",
-    "play.board": "棋盤：方向鍵移動游標，回車選子和落點",
+    "play.board": "棋盤：按回車用鍵盤走棋（方向鍵移動游標，回車選子和落點，Esc 退出）；←/→ 逐步查看著法",
     "play.moves": "著法",
     "play.notation": "著法記法",
     "notation.coords": "座標",
@@ -738,6 +741,9 @@
     "play.take_back": "Đi lại",
     "play.flip": "Xoay bàn cờ",
     "play.latin": "Chữ La-tinh",
+    "play.sound_off": "Tắt âm thanh",
+    "play.sound_on": "Bật âm thanh",
+    "play.analyse": "Phân tích",
     "play.chinese": "Chữ Hán",
     "play.rematch": "Chơi lại",
     "play.rematch_offered": "Đã mời chơi lại…",
@@ -763,7 +769,7 @@
     "play.back": "lùi một nước",
     "play.forward": "tiến một nước",
     "play.now": "đến nước mới nhất",
-    "play.board": "bàn cờ: phím mũi tên di chuyển con trỏ, Enter chọn quân và ô đến",
+    "play.board": "bàn cờ: nhấn Enter để dùng bàn phím (phím mũi tên di chuyển con trỏ, Enter chọn quân và ô đến, Escape để thoát); ←/→ xem lần lượt các nước",
     "play.moves": "các nước đi",
     "play.notation": "Ghi nước đi bằng",
     "notation.coords": "tọa độ",
@@ -1014,6 +1020,9 @@
     "play.take_back": "Take back",
     "play.flip": "Flip board",
     "play.latin": "Latin letters",
+    "play.sound_off": "Sound off",
+    "play.sound_on": "Sound on",
+    "play.analyse": "Analyse",
     "play.chinese": "Chinese characters",
     "play.rematch": "Rematch",
     "play.rematch_offered": "Rematch offered…",
@@ -1039,7 +1048,7 @@
     "play.back": "one move back",
     "play.forward": "one move forward",
     "play.now": "go to the last move",
-    "play.board": "board: arrow keys move the cursor, Enter picks a piece and its destination",
+    "play.board": "board: Enter to use the keyboard (arrow keys move the cursor, Enter picks a piece and its destination, Escape leaves); ←/→ step through the moves",
     "play.moves": "moves",
     "play.notation": "Moves in",
     "notation.coords": "coordinates",
@@ -1420,6 +1429,427 @@
     next.onclick = () => load(filters, offset + PAGE);
   }
 
+  // src/board.ts
+  var SVG = "http://www.w3.org/2000/svg";
+  var Board = class {
+    constructor(element, handlers) {
+      this.legal = [];
+      /** The side whose pieces may be premoved (not its turn), or none. */
+      this.premoveSide = null;
+      this.premoveMark = null;
+      this.arrows = [];
+      this.selected = null;
+      this.cursor = null;
+      /** Arrow keys move the cursor only once the player has entered the board with Enter. */
+      this.cursorMode = false;
+      this.press = null;
+      this.suppressClick = false;
+      this.pending = false;
+      this.element = element;
+      this.handlers = handlers;
+      element.addEventListener("pointerdown", (e) => this.onPointerDown(e));
+      element.addEventListener("pointermove", (e) => this.onPointerMove(e));
+      element.addEventListener("pointerup", (e) => this.onPointerUp(e));
+      element.addEventListener("pointercancel", () => this.cancelDrag());
+      element.addEventListener("click", (e) => this.onClick(e));
+      element.addEventListener("contextmenu", (e) => {
+        if (this.premoveMark || this.selected) {
+          e.preventDefault();
+          this.setPremove(null, true);
+          this.select(null);
+        }
+      });
+      element.addEventListener("keydown", (e) => this.onKey(e));
+    }
+    /** Shows a new picture (the server's SVG text) and draws the marks again over it. */
+    setPicture(svg) {
+      this.press = null;
+      this.pending = false;
+      this.element.innerHTML = svg;
+      this.redraw();
+    }
+    /** The moves the player may make now (none: the board only shows). */
+    setMoves(legal) {
+      this.legal = legal;
+      if (this.selected && !this.movesFrom(this.selected).length && !this.canPremoveFrom(this.selected)) this.selected = null;
+      this.redraw();
+    }
+    /** Lets the player premove the pieces of `side` while the other side is to move. */
+    setPremoveSide(side) {
+      this.premoveSide = side;
+      if (!side) this.premoveMark = null;
+      this.redraw();
+    }
+    /** The premove shown (set by the page, or cleared when played or refused). */
+    setPremove(premove, tell = false) {
+      this.premoveMark = premove;
+      if (tell) this.handlers.premove?.(premove);
+      this.redraw();
+    }
+    get premove() {
+      return this.premoveMark;
+    }
+    setArrows(arrows) {
+      this.arrows = arrows;
+      this.redraw();
+    }
+    /** Puts a piece dropped by a move that was refused back where it was. */
+    revert() {
+      this.pending = false;
+      this.element.querySelectorAll("g.piece.dragging, g.piece.dropped").forEach((g) => {
+        g.removeAttribute("transform");
+        g.classList.remove("dragging", "dropped");
+      });
+    }
+    /** Selects a square (its piece's destinations are marked), or none. */
+    select(name) {
+      this.selected = name;
+      this.redraw();
+    }
+    svg() {
+      return this.element.querySelector("svg");
+    }
+    target(name) {
+      return name ? this.element.querySelector(`rect.square[data-square="${name}"]`) : null;
+    }
+    piece(name) {
+      return this.element.querySelector(`g.piece[data-square="${name}"]`);
+    }
+    centre(name) {
+      const r = this.target(name);
+      if (!r) return null;
+      return { x: Number(r.getAttribute("x")) + Number(r.getAttribute("width")) / 2, y: Number(r.getAttribute("y")) + Number(r.getAttribute("height")) / 2 };
+    }
+    cell() {
+      const r = this.element.querySelector("rect.square");
+      return r ? Number(r.getAttribute("width")) : 50;
+    }
+    movesFrom(from) {
+      return this.legal.filter((m) => m.from === from);
+    }
+    canPremoveFrom(from) {
+      return !!this.premoveSide && this.piece(from)?.dataset.side === this.premoveSide;
+    }
+    /** Squares a premove from `from` may go to: any square but those of the side's own pieces
+     * (the move is checked when the turn comes). */
+    premoveTargets(from) {
+      return [...this.element.querySelectorAll("rect.square")].map((r) => r.dataset.square).filter((sq) => sq !== from && this.piece(sq)?.dataset.side !== this.premoveSide);
+    }
+    /** Draws the marks: the classes of the targets, and the page's own layer. */
+    redraw() {
+      const svg = this.svg();
+      if (!svg) return;
+      this.element.querySelectorAll("rect.square").forEach((r) => r.classList.remove("selected", "cursor", "movable", "premovable"));
+      for (const m of this.legal) this.target(m.from)?.classList.add("movable");
+      if (this.premoveSide) {
+        this.element.querySelectorAll(`g.piece[data-side="${this.premoveSide}"]`).forEach((g) => this.target(g.dataset.square)?.classList.add("premovable"));
+      }
+      this.target(this.selected)?.classList.add("selected");
+      if (this.cursorMode) this.target(this.cursor)?.classList.add("cursor");
+      svg.querySelector("g.overlay")?.remove();
+      const layer = document.createElementNS(SVG, "g");
+      layer.setAttribute("class", "overlay");
+      layer.setAttribute("pointer-events", "none");
+      const cell = this.cell();
+      if (this.premoveMark) {
+        for (const sq of [this.premoveMark.from, this.premoveMark.to]) {
+          const c = this.centre(sq);
+          if (c) layer.append(shape("rect", { class: "premove-mark", x: c.x - cell / 2 + 1, y: c.y - cell / 2 + 1, width: cell - 2, height: cell - 2, rx: 6 }));
+        }
+      }
+      if (this.selected) {
+        const targets = this.movesFrom(this.selected).map((m) => m.to);
+        const premoves = !targets.length && this.canPremoveFrom(this.selected) ? this.premoveTargets(this.selected) : [];
+        for (const sq of /* @__PURE__ */ new Set([...targets, ...premoves])) {
+          const c = this.centre(sq);
+          if (!c) continue;
+          const taken = this.piece(sq);
+          const kind = premoves.length ? "premove-" : "";
+          if (taken) layer.append(shape("circle", { class: `${kind}capture-ring`, cx: c.x, cy: c.y, r: cell * 0.46, "data-square": sq }));
+          else layer.append(shape("circle", { class: `${kind}move-dot`, cx: c.x, cy: c.y, r: cell * 0.14, "data-square": sq }));
+        }
+      }
+      for (const a of this.arrows) {
+        const from = this.centre(a.from), to = this.centre(a.to);
+        if (!from || !to) continue;
+        const weight = a.weight ?? 1;
+        const dx = to.x - from.x, dy = to.y - from.y;
+        const length = Math.hypot(dx, dy) || 1;
+        const end = { x: to.x - dx / length * cell * 0.25, y: to.y - dy / length * cell * 0.25 };
+        const width = cell * (weight === 1 ? 0.17 : 0.11);
+        const line = shape("line", { class: `analysis-arrow${weight === 1 ? " best" : ""}`, x1: from.x, y1: from.y, x2: end.x, y2: end.y, "stroke-width": width, "stroke-linecap": "round", "data-move": `${a.from}${a.to}` });
+        const head = shape("polygon", { class: `analysis-arrow-head${weight === 1 ? " best" : ""}`, points: arrowHead(end, dx / length, dy / length, width * 2.2) });
+        layer.append(line, head);
+      }
+      const firstTarget = svg.querySelector("rect.square");
+      svg.insertBefore(layer, firstTarget);
+    }
+    /** A square picked by a click, a tap or the keyboard. */
+    pick(name) {
+      if (this.pending) return;
+      const from = this.selected;
+      if (from && from !== name) {
+        const moves = this.movesFrom(from).filter((m) => m.to === name);
+        if (moves.length) {
+          this.selected = null;
+          this.redraw();
+          this.handlers.move(moves);
+          return;
+        }
+        if (this.canPremoveFrom(from) && this.premoveTargets(from).includes(name)) {
+          this.selected = null;
+          this.setPremove({ from, to: name }, true);
+          return;
+        }
+      }
+      if (this.premoveMark && !from) this.setPremove(null, true);
+      this.selected = (this.movesFrom(name).length || this.canPremoveFrom(name)) && from !== name ? name : null;
+      this.redraw();
+    }
+    squareAt(event) {
+      const hit = document.elementFromPoint(event.clientX, event.clientY);
+      return hit?.dataset?.square;
+    }
+    /** A screen point in the picture's units. */
+    svgPoint(event) {
+      const svg = this.svg();
+      const matrix = svg?.getScreenCTM();
+      if (!svg || !matrix) return null;
+      const p = new DOMPoint(event.clientX, event.clientY).matrixTransform(matrix.inverse());
+      return { x: p.x, y: p.y };
+    }
+    // A press and a release on one square pick it; a press, a drag and a release on another
+    // square play the move between them, the piece following the pointer meanwhile. Both are
+    // done on the release, not on the click that may follow it (a tap whose finger moved a
+    // little makes no click); that click is then skipped. A click with no press before it
+    // (assistive tools) still picks.
+    onPointerDown(event) {
+      this.suppressClick = false;
+      if (event.button !== 0) return;
+      const from = this.squareAt(event);
+      const start = this.svgPoint(event);
+      if (!from || !start) return;
+      this.press = { from, start, pointer: event.pointerId, dragging: false };
+      if (this.movesFrom(from).length || this.canPremoveFrom(from)) {
+        try {
+          this.element.setPointerCapture(event.pointerId);
+        } catch {
+        }
+      }
+    }
+    onPointerMove(event) {
+      const press = this.press;
+      if (!press || press.pointer !== event.pointerId || this.pending) return;
+      const at = this.svgPoint(event);
+      if (!at) return;
+      if (!press.dragging) {
+        if (Math.hypot(at.x - press.start.x, at.y - press.start.y) < this.cell() * 0.15) return;
+        if (!this.movesFrom(press.from).length && !this.canPremoveFrom(press.from)) return;
+        press.dragging = true;
+        this.selected = press.from;
+        this.redraw();
+        const g2 = this.piece(press.from);
+        if (g2) {
+          g2.classList.add("dragging");
+          this.svg()?.append(g2);
+        }
+      }
+      const g = this.piece(press.from);
+      const c = this.centre(press.from);
+      if (g && c) g.setAttribute("transform", `translate(${at.x - c.x} ${at.y - c.y})`);
+    }
+    onPointerUp(event) {
+      const press = this.press;
+      this.press = null;
+      if (!press || press.pointer !== event.pointerId) return;
+      const to = this.squareAt(event);
+      this.suppressClick = true;
+      if (!press.dragging) {
+        if (to === press.from) this.pick(to);
+        else if (to) {
+          if (this.movesFrom(press.from).some((m) => m.to === to)) {
+            this.selected = press.from;
+            this.pick(to);
+          }
+        }
+        return;
+      }
+      const g = this.piece(press.from);
+      const moves = to ? this.movesFrom(press.from).filter((m) => m.to === to) : [];
+      if (moves.length && g && to) {
+        const c = this.centre(press.from), d = this.centre(to);
+        if (c && d) g.setAttribute("transform", `translate(${d.x - c.x} ${d.y - c.y})`);
+        g.classList.replace("dragging", "dropped");
+        this.pending = true;
+        this.selected = null;
+        this.redraw();
+        this.handlers.move(moves);
+        return;
+      }
+      this.revert();
+      if (to && to !== press.from && this.canPremoveFrom(press.from) && this.premoveTargets(press.from).includes(to)) {
+        this.selected = null;
+        this.setPremove({ from: press.from, to }, true);
+        return;
+      }
+      this.selected = press.from;
+      this.redraw();
+    }
+    cancelDrag() {
+      this.press = null;
+      this.revert();
+    }
+    onClick(event) {
+      if (this.suppressClick) {
+        this.suppressClick = false;
+        return;
+      }
+      const name = event.target.dataset?.square;
+      if (name) this.pick(name);
+    }
+    /** Is the keyboard cursor in use (arrow keys belong to the board)? */
+    get keyboardCursor() {
+      return this.cursorMode;
+    }
+    // Keyboard: Enter enters the board (a cursor appears on a piece that can move); then the
+    // arrow keys move the cursor over the squares as seen on the screen, Enter or Space picks,
+    // Escape lets go of the piece picked, or else leaves. Outside the cursor the arrow keys are the page's (stepping
+    // through the moves).
+    onKey(event) {
+      const squares = [...this.element.querySelectorAll("rect.square")];
+      if (!squares.length) return;
+      if (!this.cursorMode) {
+        if (event.key === "Enter" || event.key === " ") {
+          event.preventDefault();
+          this.cursorMode = true;
+          this.cursor = this.selected || this.legal[0]?.from || squares[0].dataset.square || null;
+          this.redraw();
+        }
+        return;
+      }
+      const box = (r) => ({ x: Number(r.getAttribute("x")), y: Number(r.getAttribute("y")) });
+      const step = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[event.key];
+      if (step) {
+        event.preventDefault();
+        event.stopPropagation();
+        const current3 = this.target(this.cursor);
+        if (!current3) {
+          this.cursor = squares[0].dataset.square || null;
+        } else {
+          const here = box(current3);
+          let best = null;
+          for (const r of squares) {
+            const b = box(r);
+            const dx = b.x - here.x, dy = b.y - here.y;
+            const along = step[0] ? dx * step[0] : dy * step[1];
+            const across = step[0] ? Math.abs(dy) : Math.abs(dx);
+            if (along > 0 && across < 1 && (!best || along < best.along)) best = { along, name: r.dataset.square };
+          }
+          if (best) this.cursor = best.name;
+        }
+        this.redraw();
+      } else if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        if (this.cursor) this.pick(this.cursor);
+      } else if (event.key === "Escape") {
+        if (this.selected) this.selected = null;
+        else this.cursorMode = false;
+        this.redraw();
+      }
+    }
+  };
+  function shape(tag2, attrs) {
+    const el = document.createElementNS(SVG, tag2);
+    for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+    return el;
+  }
+  function arrowHead(tip, ux, uy, size) {
+    const back = { x: tip.x - ux * size, y: tip.y - uy * size };
+    const left = { x: back.x - uy * size * 0.6, y: back.y + ux * size * 0.6 };
+    const right = { x: back.x + uy * size * 0.6, y: back.y - ux * size * 0.6 };
+    const tipOut = { x: tip.x + ux * size * 0.35, y: tip.y + uy * size * 0.35 };
+    return [tipOut, left, right].map((p) => `${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(" ");
+  }
+
+  // src/notation.ts
+  var NOTATIONS = ["wxf", "coords", "chinese"];
+  var TRADITIONAL = { 车: "車", 马: "馬", 帅: "帥", 将: "將", 进: "進", 后: "後" };
+  function chosenNotation() {
+    const kept = localStorage.getItem("chuhe.notation");
+    if (kept && NOTATIONS.includes(kept)) return kept;
+    return language().startsWith("zh") ? "chinese" : "wxf";
+  }
+  function notationSelect(changed) {
+    const select2 = h("select", { id: "notation" }, ...NOTATIONS.map((n) => h("option", { value: n }, t(`notation.${n}`))));
+    select2.value = chosenNotation();
+    select2.addEventListener("change", () => {
+      localStorage.setItem("chuhe.notation", select2.value);
+      changed(select2.value);
+    });
+    return h("label", { className: "notation-choice" }, t("play.notation"), " ", select2);
+  }
+  function moveText(texts, coords, notation) {
+    if (notation === "chinese" && texts.chinese) {
+      const text = texts.chinese;
+      return language() === "zh-Hant" ? [...text].map((c) => TRADITIONAL[c] ?? c).join("") : text;
+    }
+    if (notation === "coords") return coords;
+    return coords + (texts.wxf ? ` (${texts.wxf})` : "");
+  }
+
+  // src/sound.ts
+  var context = null;
+  function soundOn() {
+    return localStorage.getItem("chuhe.sound") !== "off";
+  }
+  function setSoundOn(on) {
+    localStorage.setItem("chuhe.sound", on ? "on" : "off");
+  }
+  function wake() {
+    if (context || typeof AudioContext === "undefined") return;
+    try {
+      context = new AudioContext();
+    } catch {
+      context = null;
+    }
+  }
+  for (const kind of ["pointerdown", "keydown"]) window.addEventListener(kind, wake, { once: true, capture: true });
+  var NOTES = {
+    move: [[520, 0, 0.07, 0.25]],
+    capture: [
+      [300, 0, 0.09, 0.35],
+      [180, 0.04, 0.12, 0.3]
+    ],
+    check: [
+      [880, 0, 0.1, 0.2],
+      [660, 0.11, 0.14, 0.2]
+    ],
+    end: [
+      [523, 0, 0.25, 0.18],
+      [659, 0.08, 0.25, 0.16],
+      [784, 0.16, 0.35, 0.16]
+    ]
+  };
+  function playSound(kind) {
+    if (!soundOn()) return;
+    document.body.dataset.sound = kind;
+    const ctx = context;
+    if (!ctx) return;
+    const now = ctx.currentTime;
+    for (const [frequency, start, length, loudness] of NOTES[kind]) {
+      const oscillator = ctx.createOscillator();
+      const gain = ctx.createGain();
+      oscillator.type = kind === "capture" ? "triangle" : "sine";
+      oscillator.frequency.value = frequency;
+      gain.gain.setValueAtTime(0, now + start);
+      gain.gain.linearRampToValueAtTime(loudness, now + start + 0.01);
+      gain.gain.exponentialRampToValueAtTime(1e-3, now + start + length);
+      oscillator.connect(gain).connect(ctx.destination);
+      oscillator.start(now + start);
+      oscillator.stop(now + start + length + 0.02);
+    }
+  }
+
   // src/game.ts
   var play = {
     id: "",
@@ -1427,13 +1857,11 @@
     socket: null,
     viewPly: null,
     // null: the current position; a number: replaying an earlier one
-    selected: null,
-    cursor: null,
+    board: null,
     flipped: null,
     glyphs: localStorage.getItem("chuhe.glyphs") || "chinese",
     clockBase: 0,
     boardRequest: 0,
-    suppressClick: false,
     seatTaken: false,
     following: false,
     importedAs: null,
@@ -1492,7 +1920,9 @@
             h("button", { id: "rematch-decline", hidden: true }, t("play.decline")),
             h("a", { id: "rematch-link", hidden: true, className: "button" }, t("play.to_rematch")),
             h("button", { id: "flip" }, t("play.flip")),
-            h("button", { id: "glyphs" }, t("play.latin"))
+            h("button", { id: "glyphs" }, t("play.latin")),
+            h("button", { id: "sound", "aria-pressed": "true" }, t("play.sound_off")),
+            h("a", { id: "analyse-link", hidden: true, className: "button" }, t("play.analyse"))
           ),
           h(
             "div",
@@ -1510,17 +1940,10 @@
             h("a", { id: "pcn-link", href: "#" }, t("play.download_pcn")),
             h("span", { id: "pgn-item", hidden: true }, " · ", h("a", { id: "pgn-link", href: "#" }, t("play.download_pgn")))
           ),
-          h(
-            "label",
-            { className: "notation-choice" },
-            t("play.notation"),
-            " ",
-            h(
-              "select",
-              { id: "notation" },
-              ...["wxf", "coords", "chinese"].map((n) => h("option", { value: n }, t(`notation.${n}`)))
-            )
-          ),
+          notationSelect((n) => {
+            play.notation = n;
+            renderMoves();
+          }),
           h(
             "table",
             { id: "moves", "aria-label": t("play.moves") },
@@ -1554,11 +1977,10 @@
       play.importedAs = format.toUpperCase();
       history.replaceState(null, "", `/g/${id}`);
     }
-    const board = $("#board");
-    board.addEventListener("click", onBoardClick);
-    board.addEventListener("pointerdown", onPointerDown);
-    board.addEventListener("pointerup", onPointerUp);
-    board.addEventListener("keydown", onBoardKey);
+    play.board = new Board($("#board"), {
+      move: (moves) => moves.length === 1 ? sendMove(moves[0].uci) : choosePromotion(moves)
+    });
+    document.addEventListener("keydown", onPageKey);
     $("#resign").addEventListener("click", () => confirm(t("play.resign_confirm")) && send({ type: "resign" }));
     $("#abort").addEventListener("click", () => send({ type: "abort" }));
     $("#draw-offer").addEventListener("click", () => send({ type: "draw", action: "offer" }));
@@ -1580,6 +2002,11 @@
       glyphsLabel();
       drawBoard();
     });
+    $("#sound").addEventListener("click", () => {
+      setSoundOn(!soundOn());
+      soundLabel();
+    });
+    soundLabel();
     $("#copy-invite").addEventListener("click", async () => {
       const input = $("#invite-link");
       input.select();
@@ -1590,14 +2017,7 @@
         document.execCommand?.("copy");
       }
     });
-    play.notation = localStorage.getItem("chuhe.notation") || (language().startsWith("zh") ? "chinese" : "wxf");
-    const notation = $("#notation");
-    notation.value = play.notation;
-    notation.addEventListener("change", () => {
-      play.notation = notation.value;
-      localStorage.setItem("chuhe.notation", play.notation);
-      renderMoves();
-    });
+    play.notation = chosenNotation();
     $("#first-ply").addEventListener("click", () => goTo(0));
     $("#prev-ply").addEventListener("click", () => goTo(shownPly() - 1));
     $("#next-ply").addEventListener("click", () => goTo(shownPly() + 1));
@@ -1611,13 +2031,14 @@
     $("#promotion").addEventListener("close", () => {
       const dialog = $("#promotion");
       if (dialog.returnValue !== "chosen") {
-        play.selected = null;
-        markSquares();
+        play.board?.revert();
+        play.board?.select(null);
       }
       dialog.returnValue = "";
     });
     $("#pcn-link").href = `/api/games/${id}/pcn`;
     $("#pgn-link").href = `/api/games/${id}/pgn`;
+    $("#analyse-link").href = `/analysis?g=${id}`;
     const open = invite ? join(invite) : Promise.resolve();
     open.finally(() => {
       connect();
@@ -1660,6 +2081,7 @@
   }
   function onRefused(e) {
     showError(errorText(e));
+    play.board?.revert();
     if (e.code === "stale" || e.code === "game_over") refresh2();
   }
   async function send(message) {
@@ -1679,7 +2101,6 @@
     }
   }
   function sendMove(text) {
-    play.selected = null;
     $("#move-input").value = "";
     send({ type: "move", move: text, ply: play.state.ply });
   }
@@ -1693,7 +2114,8 @@
     if (!play.state) return;
     if (ply !== null) ply = Math.max(0, Math.min(ply, play.state.ply));
     play.viewPly = ply === play.state.ply ? null : ply;
-    play.selected = null;
+    play.board?.select(null);
+    boardMoves();
     drawBoard();
     renderMoves();
   }
@@ -1704,7 +2126,7 @@
     if (play.flipped === null) play.flipped = state.you === "second";
     if (play.viewPly !== null && play.viewPly > state.ply) play.viewPly = null;
     play.clockBase = performance.now();
-    if (play.selected && !movesFrom(play.selected).length) play.selected = null;
+    if (before && before.version !== state.version) sound(before, state);
     const turnName = sideName(state.game, state.turn);
     document.title = state.result ? t("title.game", { game: gameName(state.game) }) : state.you === state.turn ? t("title.your_turn", { game: gameName(state.game) }) : t("title.turn", { turn: t("play.to_move", { side: turnName }), game: gameName(state.game) });
     $("#first-head").textContent = sideName(state.game, "first");
@@ -1748,19 +2170,33 @@
     if (state.invite) $("#invite-link").value = location.origin + state.invite;
     $("#watch-link").href = state.watch;
     $("#pgn-item").hidden = state.game !== "xiangqi";
+    $("#analyse-link").hidden = !(state.result || state.opponent === "record");
     $("#feen").value = state.feen;
     $("#fen-row").hidden = !state.fen;
     $("#fen").value = state.fen || "";
     glyphsLabel();
     renderPlayers();
     renderMoves();
-    markSquares();
+    playPremove();
+    boardMoves();
     drawBoard();
     tickClocks();
     if (first) $("#board").focus({ preventScroll: true });
   }
   function glyphsLabel() {
     $("#glyphs").textContent = play.glyphs === "chinese" ? t("play.latin") : t("play.chinese");
+  }
+  function soundLabel() {
+    const on = soundOn();
+    $("#sound").textContent = on ? t("play.sound_off") : t("play.sound_on");
+    $("#sound").setAttribute("aria-pressed", String(on));
+  }
+  function sound(before, state) {
+    if (state.result && !before.result) return playSound("end");
+    if (state.ply <= before.ply) return;
+    if (state.check) return playSound("check");
+    const last = state.moves[state.moves.length - 1];
+    playSound(last && (last.text.pmn || "").includes("+") ? "capture" : "move");
   }
   function statusLine(state) {
     const rematch = state.rematch.offer && !state.rematch.game ? t("play.rematch_from", { side: sideName(state.game, state.rematch.offer) }) : null;
@@ -1788,14 +2224,8 @@
     fill($("#player-bottom"), playerLine(state, lower));
     fill($("#player-top"), playerLine(state, upper));
   }
-  var TRADITIONAL = { 车: "車", 马: "馬", 帅: "帥", 将: "將", 进: "進", 后: "後" };
-  function moveText(m) {
-    if (play.notation === "chinese" && m.text.chinese) {
-      const text = m.text.chinese;
-      return language() === "zh-Hant" ? [...text].map((c) => TRADITIONAL[c] ?? c).join("") : text;
-    }
-    if (play.notation === "coords") return m.coords;
-    return m.coords + (m.text.wxf ? ` (${m.text.wxf})` : "");
+  function moveText2(m) {
+    return moveText(m.text, m.coords, play.notation);
   }
   function renderMoves() {
     const state = play.state;
@@ -1812,7 +2242,7 @@
         row.insertCell();
       }
       const cell = row.cells[side === "first" ? 1 : 2];
-      const button = h("button", { className: "move" + (m.ply === shownPly() ? " current" : ""), "data-ply": m.ply }, moveText(m));
+      const button = h("button", { className: "move" + (m.ply === shownPly() ? " current" : ""), "data-ply": m.ply }, moveText2(m));
       button.addEventListener("click", () => goTo(m.ply));
       cell.append(button);
     });
@@ -1836,41 +2266,28 @@
       return;
     }
     if (request !== play.boardRequest) return;
-    board.innerHTML = text;
+    play.board.setPicture(text);
     board.dataset.ply = String(shownPly());
     board.setAttribute("aria-busy", "false");
-    markSquares();
-  }
-  function square(name) {
-    return name ? document.querySelector(`#board [data-square="${name}"]`) : null;
   }
   function canMove() {
     const s = play.state;
     return !!s && s.can.move && play.viewPly === null;
   }
-  function movesFrom(from) {
-    return canMove() ? play.state.legal.filter((m) => m.from === from) : [];
+  function boardMoves() {
+    const s = play.state;
+    const board = play.board;
+    board.setMoves(canMove() ? s.legal : []);
+    const waiting = !!s.you && !s.result && s.opponent !== "record" && !s.can.move && play.viewPly === null;
+    board.setPremoveSide(waiting ? s.you : null);
   }
-  function markSquares() {
-    $$("#board .square").forEach((r) => r.classList.remove("selected", "dest", "cursor", "movable"));
-    if (canMove()) {
-      for (const m of play.state.legal) square(m.from)?.classList.add("movable");
-    }
-    if (play.selected) {
-      square(play.selected)?.classList.add("selected");
-      for (const m of movesFrom(play.selected)) square(m.to)?.classList.add("dest");
-    }
-    if (play.cursor) square(play.cursor)?.classList.add("cursor");
-  }
-  function pick(name) {
-    if (!name || !canMove()) return;
-    if (play.selected && play.selected !== name) {
-      const moves = movesFrom(play.selected).filter((m) => m.to === name);
-      if (moves.length === 1) return sendMove(moves[0].uci);
-      if (moves.length > 1) return choosePromotion(moves);
-    }
-    play.selected = movesFrom(name).length && play.selected !== name ? name : null;
-    markSquares();
+  function playPremove() {
+    const board = play.board;
+    const premove = board.premove;
+    if (!premove || !canMove()) return;
+    board.setPremove(null);
+    const moves = play.state.legal.filter((m) => m.from === premove.from && m.to === premove.to);
+    if (moves.length) sendMove(moves[0].uci);
   }
   function choosePromotion(moves) {
     const box = $("#promotion-choices");
@@ -1885,64 +2302,20 @@
     }
     $("#promotion").showModal();
   }
-  function squareAt(event) {
-    const target = document.elementFromPoint(event.clientX, event.clientY);
-    return target?.dataset?.square;
-  }
-  var dragFrom = null;
-  function onPointerDown(event) {
-    play.suppressClick = false;
-    dragFrom = event.button === 0 ? squareAt(event) || null : null;
-  }
-  function onPointerUp(event) {
-    const from = dragFrom;
-    dragFrom = null;
-    const to = squareAt(event);
-    if (!from || !to) return;
-    play.suppressClick = true;
-    if (to === from) return pick(to);
-    if (movesFrom(from).some((m) => m.to === to)) {
-      play.selected = from;
-      pick(to);
-    }
-  }
-  function onBoardClick(event) {
-    if (play.suppressClick) {
-      play.suppressClick = false;
-      return;
-    }
-    const name = event.target.dataset?.square;
-    if (name) pick(name);
-  }
-  function onBoardKey(event) {
-    const squares = $$("#board .square");
-    if (!squares.length) return;
-    const box = (r) => ({ x: Number(r.getAttribute("x")), y: Number(r.getAttribute("y")) });
-    const current3 = square(play.cursor);
-    const here = current3 ? box(current3) : null;
-    const step = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[event.key];
-    if (step) {
+  function onPageKey(event) {
+    const target = event.target;
+    if (target && /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName)) return;
+    if (play.board?.keyboardCursor || event.altKey || event.ctrlKey || event.metaKey) return;
+    const step = {
+      ArrowLeft: () => goTo(shownPly() - 1),
+      ArrowRight: () => goTo(shownPly() + 1),
+      Home: () => goTo(0),
+      End: () => goTo(null)
+    };
+    const go = step[event.key];
+    if (go && play.state) {
       event.preventDefault();
-      if (!here) {
-        play.cursor = play.selected || play.state.legal[0] && play.state.legal[0].from || squares[0].dataset.square || null;
-      } else {
-        let best = null;
-        for (const r of squares) {
-          const b = box(r);
-          const dx = b.x - here.x, dy = b.y - here.y;
-          const along = step[0] ? dx * step[0] : dy * step[1];
-          const across = step[0] ? Math.abs(dy) : Math.abs(dx);
-          if (along > 0 && across < 1 && (!best || along < best.along)) best = { along, name: r.dataset.square };
-        }
-        if (best) play.cursor = best.name;
-      }
-      markSquares();
-    } else if (event.key === "Enter" || event.key === " ") {
-      event.preventDefault();
-      pick(play.cursor);
-    } else if (event.key === "Escape") {
-      play.selected = null;
-      markSquares();
+      go();
     }
   }
   function formatClock(ms) {
