@@ -145,12 +145,13 @@ def _register() -> None:
 
 _register()
 
-_SUBMODULES = ("envs", "vector", "gym_xiangqi", "pettingzoo")
+_SUBMODULES = ("envs", "vector", "gym_xiangqi", "pettingzoo", "augment", "sb3")
 
 
 def __getattr__(name: str):
     """The submodules (``chuhe.envs``, ``chuhe.vector``, ``chuhe.gym_xiangqi``,
-    ``chuhe.pettingzoo``) as attributes, imported on first use."""
+    ``chuhe.pettingzoo``, ``chuhe.augment``, ``chuhe.sb3``) as attributes, imported on first
+    use (``chuhe.sb3`` needs Stable-Baselines3)."""
     if name in _SUBMODULES:
         import importlib
 

@@ -76,10 +76,11 @@ def env_arguments(
     integer("history", history, 0, 64)
 
 
-def reset_options(options: Any, strict: bool = True) -> str | None:
-    """The start position of ``reset(options=…)``: ``{"position": FEN or FEEN}``; any other
-    key is refused when ``strict`` (PettingZoo's ``api_test`` requires its environments to
-    accept any option, so they pass ``strict=False``)."""
+def reset_options(options: Any, strict: bool = True) -> Any:
+    """The start of ``reset(options=…)``: ``{"position": FEN, FEEN or chuhe.Game}`` (a game
+    keeps its start and history), or ``None``; any other key is refused when ``strict``
+    (PettingZoo's ``api_test`` requires its environments to accept any option, so they pass
+    ``strict=False``)."""
     if options is None:
         return None
     if not isinstance(options, dict):
@@ -88,5 +89,10 @@ def reset_options(options: Any, strict: bool = True) -> str | None:
     if unknown and strict:
         raise ValueError(f"unknown reset option(s) {unknown!r}: the only option is 'position'")
     position = options.get("position")
-    text("options['position']", position)
+    from ._chuhe import Game
+
+    if position is not None and not isinstance(position, (str, Game)):
+        raise TypeError(
+            f"options['position']={position!r} is not a str (FEN or FEEN), a chuhe.Game or None"
+        )
     return position

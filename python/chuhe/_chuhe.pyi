@@ -103,7 +103,10 @@ class EnvState:
     def moves(self) -> list[str]: ...
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]: ...
 
-def _env_state(data: tuple[str, str, int, list[str], str, bool, int, int]) -> EnvState: ...
+def _env_state(
+    data: tuple[str, str, int, list[str], str, bool, int, int],
+    extra: tuple[tuple[str, str | None] | None, int] | None = None,
+) -> EnvState: ...
 
 class EnvCore:
     def __init__(
@@ -126,7 +129,11 @@ class EnvCore:
     def restore(self, state: EnvState, obs: np.ndarray, mask: np.ndarray) -> None: ...
     def current(self, obs: np.ndarray, mask: np.ndarray) -> None: ...
     def reset(
-        self, seed: int | None, obs: np.ndarray, mask: np.ndarray, position: str | None = None
+        self,
+        seed: int | None,
+        obs: np.ndarray,
+        mask: np.ndarray,
+        position: str | Game | None = None,
     ) -> None: ...
     def step(self, action: int, obs: np.ndarray, mask: np.ndarray) -> tuple[float, bool, bool, bool]: ...
     def encode(self, m: Move | str) -> int: ...
@@ -168,7 +175,7 @@ class VecCore:
         seeds: list[int | None],
         obs: np.ndarray,
         mask: np.ndarray,
-        position: str | None = None,
+        position: str | Game | None = None,
     ) -> None: ...
     def step(
         self,

@@ -1,6 +1,7 @@
 //! The object-safe faces of a game that the Python classes hold, implemented once for every
 //! game over [`GamePosition`] (the text-level part is the library's [`AnyGame`]).
 
+use std::any::Any;
 use std::sync::Arc;
 
 use chuhe::{
@@ -60,6 +61,8 @@ pub trait DynGame: AnyGame + Send + Sync {
     /// The start position and its half-move clock: a FEN where the game has one (so the move
     /// number is kept too), else a FEEN.
     fn start(&self) -> (String, u32);
+    /// As `Any`: the `Game<P>` itself, for code written over one game type.
+    fn as_any(&self) -> &dyn Any;
 }
 
 impl<P: GamePosition> DynGame for Game<P> {
@@ -141,6 +144,10 @@ impl<P: GamePosition> DynGame for Game<P> {
             .to_text(PositionFormat::Fen)
             .unwrap_or_else(|_| s.to_feen());
         (text, s.halfmove())
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
     }
 }
 

@@ -14,7 +14,10 @@
 
 use std::any::Any;
 
-use chuhe::{Game, GameKind, GameMove, GamePosition, GameSquare, GameVisitor, MoveBuffer, Side};
+use chuhe::{
+    Game, GameKind, GameMove, GamePosition, GameSquare, GameVisitor, MoveBuffer, Outcome, Side,
+    Status,
+};
 use chuhe_engine::{Engine, Limits, Score};
 use rand::rngs::SmallRng;
 use rand::{Rng, RngCore, SeedableRng};
@@ -168,6 +171,33 @@ pub struct EpisodeData {
     pub ended: bool,
     /// The random source: seed and draws.
     pub rng: (u64, u64),
+    /// The game's result once over: replaying the moves finds a result the rules see, this
+    /// one also keeps a declared result (an illegal action's `illegalmove`).
+    pub outcome: Option<Outcome>,
+    /// The moves played before the episode began (a game given at reset); `max_plies`
+    /// counts from there.
+    pub first_ply: usize,
+}
+
+/// Where an episode starts (see [`DynEnv::reset`]).
+#[derive(Clone, Copy)]
+pub enum Start<'a> {
+    /// The environment's own start position.
+    Default,
+    /// A position as text: a FEEN, or (Xiangqi) a FEN.
+    Text(&'a str),
+    /// A game with its history: the episode goes on from its last position.
+    Game(&'a dyn DynGame),
+}
+
+/// Why an episode cannot start from a finished game: the message names the position and
+/// the result.
+pub fn finished_message(kind: GameKind, what: &str, outcome: Outcome) -> String {
+    format!(
+        "the {kind} position {what} is already over ({}): an episode cannot start from a \
+         finished position",
+        outcome.in_words()
+    )
 }
 
 /// An episode in memory, for a quick save and restore.
@@ -178,6 +208,10 @@ pub trait DynEpisode: Send + Sync {
     fn clone_box(&self) -> Box<dyn DynEpisode>;
     /// Written down.
     fn data(&self) -> EpisodeData;
+    /// Is the episode over?
+    fn ended(&self) -> bool;
+    /// The game so far.
+    fn game(&self) -> &dyn DynGame;
     /// As `Any`, to restore it into an environment of the same game.
     fn as_any(&self) -> &dyn Any;
 }
@@ -194,13 +228,13 @@ pub struct StepOut {
 /// An environment, object-safe for the Python classes.
 pub trait DynEnv: Send {
     fn spec(&self) -> Spec;
-    /// Starts a new episode, from `start` (a FEEN or FEN) when given, else from the
-    /// environment's start position; `seed` reseeds the random source. On error (a position
-    /// that does not read) nothing changed.
+    /// Starts a new episode from `start`; `seed` reseeds the random source. On error (a
+    /// position that does not read, a game of another kind, a finished game) nothing
+    /// changed.
     fn reset(
         &mut self,
         seed: Option<u64>,
-        start: Option<&str>,
+        start: Start<'_>,
         obs: &mut [f32],
         mask: &mut [i8],
     ) -> Result<(), String>;
@@ -233,8 +267,9 @@ pub trait DynEnv: Send {
     fn save(&self) -> Box<dyn DynEpisode>;
     /// Restores a saved episode of the same game.
     fn restore(&mut self, episode: &dyn DynEpisode) -> Result<(), String>;
-    /// Checks that `position` (a FEEN or FEN) is a start position of this game.
-    fn check_position(&self, position: &str) -> Result<(), String>;
+    /// Checks that an episode can start from `start` (a position of this game, a game of
+    /// this kind, not over).
+    fn check_start(&self, start: Start<'_>) -> Result<(), String>;
     /// Restores an episode written down; on error the environment is unchanged.
     fn load(&mut self, data: &EpisodeData) -> Result<(), String>;
 }
@@ -247,6 +282,8 @@ struct Episode<P: GamePosition> {
     agent: Side,
     ended: bool,
     rng: ReplayRng,
+    /// The moves of `game` played before the episode began.
+    first_ply: usize,
 }
 
 impl<P: GamePosition> DynEpisode for Episode<P> {
@@ -277,7 +314,15 @@ impl<P: GamePosition> DynEpisode for Episode<P> {
             agent: self.agent,
             ended: self.ended,
             rng: self.rng.state(),
+            outcome: self.game.outcome(),
+            first_ply: self.first_ply,
         }
+    }
+    fn ended(&self) -> bool {
+        self.ended
+    }
+    fn game(&self) -> &dyn DynGame {
+        &self.game
     }
     fn as_any(&self) -> &dyn Any {
         self
@@ -332,6 +377,7 @@ impl<P: GamePosition> Env<P> {
                 agent: agent_side.unwrap_or(Side::First),
                 ended: false,
                 rng: ReplayRng::new(0),
+                first_ply: 0,
             },
             opponent,
             agent_side,
@@ -477,6 +523,40 @@ impl<P: GamePosition> Env<P> {
         })
     }
 
+    /// The game an episode starts with: `start` read, checked to be of this game and not
+    /// over.
+    fn start_game(&self, start: Start<'_>) -> Result<Option<Game<P>>, String> {
+        let kind = self.start.kind();
+        let (game, what) = match start {
+            Start::Default => return Ok(None),
+            Start::Text(text) => (
+                Game::from_position(self.parse_start(text)?),
+                format!("'{}'", text.trim()),
+            ),
+            Start::Game(given) => {
+                let game = given
+                    .as_any()
+                    .downcast_ref::<Game<P>>()
+                    .filter(|_| given.kind() == kind)
+                    .ok_or_else(|| {
+                        format!(
+                            "the game given is a {} game, not {kind}: an episode of this \
+                             environment starts from a {kind} game",
+                            given.kind()
+                        )
+                    })?;
+                (
+                    game.clone(),
+                    format!("of the game given ({})", game.position().to_feen()),
+                )
+            }
+        };
+        match game.outcome() {
+            Some(outcome) => Err(finished_message(kind, &what, outcome)),
+            None => Ok(Some(game)),
+        }
+    }
+
     /// Restores an episode: the game, legal moves and the rest.
     fn set_episode(&mut self, ep: Episode<P>) {
         self.ep = ep;
@@ -530,19 +610,20 @@ impl<P: GamePosition> DynEnv for Env<P> {
     fn reset(
         &mut self,
         seed: Option<u64>,
-        start: Option<&str>,
+        start: Start<'_>,
         obs: &mut [f32],
         mask: &mut [i8],
     ) -> Result<(), String> {
-        let start = match start {
-            Some(text) => self.parse_start(text)?,
-            None => self.start.clone(),
-        };
+        let given = self.start_game(start)?;
         match seed {
             Some(s) => self.ep.rng = ReplayRng::new(s),
             None => self.ep.rng.renew(),
         }
-        self.ep.game.restart(start);
+        match given {
+            Some(game) => self.ep.game = game,
+            None => self.ep.game.restart(self.start.clone()),
+        }
+        self.ep.first_ply = self.ep.game.moves().len();
         // The engine forgets the last episode, so that a seeded episode repeats exactly.
         if let Opponent::Engine(Some(engine), _) = &mut self.opponent {
             let _ = engine.new_game();
@@ -572,12 +653,19 @@ impl<P: GamePosition> DynEnv for Env<P> {
             return Err("the episode is over; call reset() first".into());
         }
         let mover = self.ep.game.position().turn();
-        let Some(m) = self
-            .decode_move(action)
-            .filter(|m| self.ep.legal.contains(m))
-        else {
-            // An illegal action loses the episode.
+        let decoded = self.decode_move(action);
+        let Some(m) = decoded.filter(|m| self.ep.legal.contains(m)) else {
+            // An illegal action loses the episode, and the game with it: a move that the
+            // arbiter accepts though the history forbids it (Xiongqi's X6) loses by
+            // repetition, as in a game record; any other by an illegal move.
             self.ep.ended = true;
+            let played = decoded.is_some_and(|m| self.ep.game.play(m).is_ok());
+            if !played {
+                self.ep
+                    .game
+                    .declare(Outcome::win(Status::Illegalmove, !mover));
+            }
+            self.refresh();
             self.write(obs, mask);
             return Ok(StepOut {
                 reward: -1.0,
@@ -606,7 +694,7 @@ impl<P: GamePosition> DynEnv for Env<P> {
         let truncated = !terminated
             && self
                 .max_plies
-                .is_some_and(|n| self.ep.game.moves().len() >= n);
+                .is_some_and(|n| self.ep.game.moves().len() - self.ep.first_ply >= n);
         self.ep.ended = terminated || truncated;
         Ok(StepOut {
             reward,
@@ -702,8 +790,8 @@ impl<P: GamePosition> DynEnv for Env<P> {
         Ok(())
     }
 
-    fn check_position(&self, position: &str) -> Result<(), String> {
-        self.parse_start(position).map(|_| ())
+    fn check_start(&self, start: Start<'_>) -> Result<(), String> {
+        self.start_game(start).map(|_| ())
     }
 
     fn load(&mut self, data: &EpisodeData) -> Result<(), String> {
@@ -726,12 +814,24 @@ impl<P: GamePosition> DynEnv for Env<P> {
             game.play(m)
                 .map_err(|e| format!("the state's move {} ({text}): {e}", i + 1))?;
         }
+        if let (Some(outcome), None) = (data.outcome, game.outcome()) {
+            // A result declared outside the rules (an illegal action's).
+            game.declare(outcome);
+        }
+        if data.first_ply > data.moves.len() {
+            return Err(format!(
+                "the state's episode begins at ply {} of a game of {} moves",
+                data.first_ply,
+                data.moves.len()
+            ));
+        }
         let mut ep = Episode {
             game,
             legal: P::Moves::default(),
             agent: data.agent,
             ended: data.ended,
             rng: ReplayRng::replayed(data.rng.0, data.rng.1),
+            first_ply: data.first_ply,
         };
         ep.game.legal_moves_into(&mut ep.legal);
         self.set_episode(ep);
