@@ -4,6 +4,9 @@
 use std::any::Any;
 use std::sync::Arc;
 
+use crate::env::{
+    decode_action, encode_move, spec_with_history, write_mask, write_observation, Spec,
+};
 use chuhe::{
     AnyGame, Game, GameKind, GameMove, GamePosition, GameVisitor, MoveError, MoveNotation,
     PositionFormat, SetupError,
@@ -63,6 +66,19 @@ pub trait DynGame: AnyGame + Send + Sync {
     fn start(&self) -> (String, u32);
     /// As `Any`: the `Game<P>` itself, for code written over one game type.
     fn as_any(&self) -> &dyn Any;
+    /// As the library's text-level game (records are written from it).
+    fn as_any_game(&self) -> &dyn AnyGame;
+    /// The shape of the observation with `history` earlier positions, and of the actions.
+    fn spec(&self, history: usize) -> Spec;
+    /// Writes the observation (from the side to move's view, `history` earlier positions)
+    /// and the legal-action mask of the current position: the environments' encoding.
+    fn observe_into(&self, history: usize, obs: &mut [f32], mask: &mut [i8]);
+    /// The legal actions (history included), ascending; none once the game is over.
+    fn legal_actions(&self) -> Vec<usize>;
+    /// The move (encoding) an action stands for in the current position, legal or not.
+    fn action_bits(&self, action: i64) -> Option<u16>;
+    /// The action of a move (encoding) in the current position.
+    fn bits_action(&self, bits: u16) -> Option<usize>;
 }
 
 impl<P: GamePosition> DynGame for Game<P> {
@@ -148,6 +164,40 @@ impl<P: GamePosition> DynGame for Game<P> {
 
     fn as_any(&self) -> &dyn Any {
         self
+    }
+
+    fn as_any_game(&self) -> &dyn AnyGame {
+        self
+    }
+
+    fn spec(&self, history: usize) -> Spec {
+        spec_with_history::<P>(history)
+    }
+
+    fn observe_into(&self, history: usize, obs: &mut [f32], mask: &mut [i8]) {
+        let side = Game::position(self).turn();
+        write_observation(self, side, history, obs);
+        write_mask::<P>(&self.legal_moves(), side, mask);
+    }
+
+    fn legal_actions(&self) -> Vec<usize> {
+        let side = Game::position(self).turn();
+        let mut v: Vec<usize> = self
+            .legal_moves()
+            .iter()
+            .map(|&m| encode_move::<P>(m, side))
+            .collect();
+        v.sort_unstable();
+        v
+    }
+
+    fn action_bits(&self, action: i64) -> Option<u16> {
+        decode_action::<P>(action, Game::position(self).turn()).map(|m| m.bits())
+    }
+
+    fn bits_action(&self, bits: u16) -> Option<usize> {
+        let m = P::Move::from_bits(bits)?;
+        Some(encode_move::<P>(m, Game::position(self).turn()))
     }
 }
 

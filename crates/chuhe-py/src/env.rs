@@ -360,6 +360,90 @@ fn softmax_value(score: Score) -> f64 {
     }
 }
 
+/// The spec of game `P` with `history` earlier positions in the observation.
+pub fn spec_with_history<P: GamePosition>(history: usize) -> Spec {
+    let base = Env::<P>::SPEC;
+    Spec {
+        planes: base.planes + 2 * P::ROLES.len() * history,
+        ..base
+    }
+}
+
+/// The action of move `m` of a position where `side` is to move (the module's encoding).
+#[inline]
+pub fn encode_move<P: GamePosition>(m: P::Move, side: Side) -> usize {
+    let from = view::<P::Square>(m.from().index(), side);
+    let to = view::<P::Square>(m.to().index(), side);
+    (from * P::Square::COUNT + to) * P::Move::CHOICES + m.choice()
+}
+
+/// The move an action stands for in a position where `side` is to move, if the action is
+/// well formed (legal or not).
+pub fn decode_action<P: GamePosition>(action: i64, side: Side) -> Option<P::Move> {
+    let a = usize::try_from(action).ok()?;
+    if a >= Env::<P>::SPEC.actions {
+        return None;
+    }
+    let choice = a % P::Move::CHOICES;
+    let squares = a / P::Move::CHOICES;
+    let from = view::<P::Square>(squares / P::Square::COUNT, side);
+    let to = view::<P::Square>(squares % P::Square::COUNT, side);
+    if from == to {
+        return None;
+    }
+    P::Move::with_choice(
+        P::Square::from_index(from)?,
+        P::Square::from_index(to)?,
+        choice,
+    )
+}
+
+/// Writes the mask of the moves `legal` (of a position where `side` is to move).
+pub fn write_mask<P: GamePosition>(legal: &[P::Move], side: Side, mask: &mut [i8]) {
+    mask.fill(0);
+    for &m in legal {
+        mask[encode_move::<P>(m, side)] = 1;
+    }
+}
+
+/// Writes the observation of `game`'s current position from `me`'s view, with `history`
+/// earlier positions (see the module's help).
+pub fn write_observation<P: GamePosition>(
+    game: &Game<P>,
+    me: Side,
+    history: usize,
+    obs: &mut [f32],
+) {
+    let pos = game.position();
+    let n = P::Square::COUNT;
+    let roles = P::ROLES.len();
+    // The piece planes are cleared; the last two are filled whole below.
+    obs[..2 * roles * n].fill(0.0);
+    pos.for_each_piece(|sq, side, role| {
+        let plane = if side == me { role } else { roles + role };
+        obs[plane * n + view::<P::Square>(sq.index(), me)] = 1.0;
+    });
+    let earlier = game.history().occurrences(pos).count().saturating_sub(1);
+    let rep = earlier.min(3) as f32 / 3.0;
+    obs[2 * roles * n..(2 * roles + 1) * n].fill(rep);
+    let clock = pos.halfmove().min(200) as f32 / 200.0;
+    obs[(2 * roles + 1) * n..(2 * roles + 2) * n].fill(clock);
+    // The earlier positions, latest first, from the same view; zeros before the start.
+    let per = 2 * roles * n;
+    let base = (2 * roles + 2) * n;
+    let positions = game.positions();
+    for j in 1..=history {
+        let out = &mut obs[base + (j - 1) * per..base + j * per];
+        out.fill(0.0);
+        if let Some(i) = positions.len().checked_sub(1 + j) {
+            positions[i].for_each_piece(|sq, side, role| {
+                let plane = if side == me { role } else { roles + role };
+                out[plane * n + view::<P::Square>(sq.index(), me)] = 1.0;
+            });
+        }
+    }
+}
+
 impl<P: GamePosition> Env<P> {
     pub fn new(
         start: P,
@@ -402,75 +486,21 @@ impl<P: GamePosition> Env<P> {
     }
 
     fn encode_move(&self, m: P::Move) -> usize {
-        let side = self.ep.game.position().turn();
-        let from = view::<P::Square>(m.from().index(), side);
-        let to = view::<P::Square>(m.to().index(), side);
-        (from * P::Square::COUNT + to) * P::Move::CHOICES + m.choice()
+        encode_move::<P>(m, self.ep.game.position().turn())
     }
 
     fn decode_move(&self, action: i64) -> Option<P::Move> {
-        let a = usize::try_from(action).ok()?;
-        if a >= Self::SPEC.actions {
-            return None;
-        }
-        let side = self.ep.game.position().turn();
-        let choice = a % P::Move::CHOICES;
-        let squares = a / P::Move::CHOICES;
-        let from = view::<P::Square>(squares / P::Square::COUNT, side);
-        let to = view::<P::Square>(squares % P::Square::COUNT, side);
-        if from == to {
-            return None;
-        }
-        P::Move::with_choice(
-            P::Square::from_index(from)?,
-            P::Square::from_index(to)?,
-            choice,
-        )
+        decode_action::<P>(action, self.ep.game.position().turn())
     }
 
     fn write(&self, obs: &mut [f32], mask: &mut [i8]) {
-        self.write_obs(self.ep.game.position().turn(), obs);
-        mask.fill(0);
-        for &m in self.ep.legal.iter() {
-            mask[self.encode_move(m)] = 1;
-        }
+        let side = self.ep.game.position().turn();
+        write_observation(&self.ep.game, side, self.history, obs);
+        write_mask::<P>(&self.ep.legal, side, mask);
     }
 
     fn write_obs(&self, me: Side, obs: &mut [f32]) {
-        let pos = self.ep.game.position();
-        let n = P::Square::COUNT;
-        let roles = P::ROLES.len();
-        // The piece planes are cleared; the last two are filled whole below.
-        obs[..2 * roles * n].fill(0.0);
-        pos.for_each_piece(|sq, side, role| {
-            let plane = if side == me { role } else { roles + role };
-            obs[plane * n + view::<P::Square>(sq.index(), me)] = 1.0;
-        });
-        let earlier = self
-            .ep
-            .game
-            .history()
-            .occurrences(pos)
-            .count()
-            .saturating_sub(1);
-        let rep = earlier.min(3) as f32 / 3.0;
-        obs[2 * roles * n..(2 * roles + 1) * n].fill(rep);
-        let clock = pos.halfmove().min(200) as f32 / 200.0;
-        obs[(2 * roles + 1) * n..(2 * roles + 2) * n].fill(clock);
-        // The earlier positions, latest first, from the same view; zeros before the start.
-        let per = 2 * roles * n;
-        let base = (2 * roles + 2) * n;
-        let positions = self.ep.game.positions();
-        for j in 1..=self.history {
-            let out = &mut obs[base + (j - 1) * per..base + j * per];
-            out.fill(0.0);
-            if let Some(i) = positions.len().checked_sub(1 + j) {
-                positions[i].for_each_piece(|sq, side, role| {
-                    let plane = if side == me { role } else { roles + role };
-                    out[plane * n + view::<P::Square>(sq.index(), me)] = 1.0;
-                });
-            }
-        }
+        write_observation(&self.ep.game, me, self.history, obs);
     }
 
     fn play(&mut self, m: P::Move) {
@@ -601,10 +631,7 @@ fn engine_reply<P: GamePosition>(
 
 impl<P: GamePosition> DynEnv for Env<P> {
     fn spec(&self) -> Spec {
-        Spec {
-            planes: Self::SPEC.planes + 2 * P::ROLES.len() * self.history,
-            ..Self::SPEC
-        }
+        spec_with_history::<P>(self.history)
     }
 
     fn reset(
@@ -875,6 +902,18 @@ pub fn new_env(
         max_plies,
         history,
     })
+}
+
+/// The spec of a game with `history` earlier positions in the observation.
+pub fn spec_for(kind: GameKind, history: usize) -> Spec {
+    struct S(usize);
+    impl GameVisitor for S {
+        type Output = Spec;
+        fn visit<P: GamePosition>(self, _: P::Config) -> Spec {
+            spec_with_history::<P>(self.0)
+        }
+    }
+    kind.visit(S(history))
 }
 
 /// The spec of a game without building an environment.

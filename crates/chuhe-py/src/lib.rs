@@ -8,6 +8,7 @@ pub mod engine;
 pub mod env;
 pub mod errors;
 pub mod game;
+pub mod observe;
 pub mod pool;
 pub mod pyenv;
 
@@ -39,5 +40,7 @@ fn _chuhe(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(game::_restore_game, m)?)?;
     m.add_function(wrap_pyfunction!(game::_restore_move, m)?)?;
     m.add_function(wrap_pyfunction!(game::_capture_moves_past_end, m)?)?;
+    m.add_function(wrap_pyfunction!(game::_read_pgn, m)?)?;
+    m.add_function(wrap_pyfunction!(observe::_observe_into, m)?)?;
     Ok(())
 }

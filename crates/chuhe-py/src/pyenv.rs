@@ -20,7 +20,11 @@ use crate::game::{parse_kind, Game, Move};
 use crate::pool::{for_each_chunk, Pool};
 
 /// A writable, C-contiguous buffer of `len` items of `T`.
-fn buffer<T: Element>(obj: &Bound<'_, PyAny>, len: usize, what: &str) -> PyResult<PyBuffer<T>> {
+pub(crate) fn buffer<T: Element>(
+    obj: &Bound<'_, PyAny>,
+    len: usize,
+    what: &str,
+) -> PyResult<PyBuffer<T>> {
     let b = PyBuffer::<T>::get(obj).map_err(|e| {
         PyTypeError::new_err(format!("{what}: not an array of the expected dtype ({e})"))
     })?;
@@ -37,7 +41,7 @@ fn buffer<T: Element>(obj: &Bound<'_, PyAny>, len: usize, what: &str) -> PyResul
 /// # Safety
 /// The buffer must stay alive and unaliased while the slice is used.
 #[allow(clippy::mut_from_ref)]
-unsafe fn items<T: Element>(b: &PyBuffer<T>) -> &mut [T] {
+pub(crate) unsafe fn items<T: Element>(b: &PyBuffer<T>) -> &mut [T] {
     std::slice::from_raw_parts_mut(b.buf_ptr() as *mut T, b.item_count())
 }
 
@@ -171,7 +175,7 @@ impl StartArg {
 }
 
 /// Reads an action: an integer (Python's, NumPy's) in `0..actions`.
-fn read_action(obj: &Bound<'_, PyAny>, actions: usize) -> PyResult<i64> {
+pub(crate) fn read_action(obj: &Bound<'_, PyAny>, actions: usize) -> PyResult<i64> {
     if let Ok(v) = obj.extract::<i64>() {
         if (0..actions as i64).contains(&v) {
             return Ok(v);
@@ -228,6 +232,13 @@ type StateTuple = (
     u64,
     u64,
 );
+
+impl EnvState {
+    /// The episode's game.
+    pub(crate) fn dyn_game(&self) -> &dyn DynGame {
+        self.episode.game()
+    }
+}
 
 #[pymethods]
 impl EnvState {
