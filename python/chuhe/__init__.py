@@ -149,12 +149,12 @@ def _register() -> None:
 
 _register()
 
-_SUBMODULES = ("envs", "vector", "gym_xiangqi", "pettingzoo", "augment", "sb3")
+_SUBMODULES = ("envs", "vector", "gym_xiangqi", "pettingzoo", "augment", "sb3", "mcts")
 
 
 def __getattr__(name: str):
     """The submodules (``chuhe.envs``, ``chuhe.vector``, ``chuhe.gym_xiangqi``,
-    ``chuhe.pettingzoo``, ``chuhe.augment``, ``chuhe.sb3``) as attributes, imported on first
+    ``chuhe.pettingzoo``, ``chuhe.augment``, ``chuhe.sb3``, ``chuhe.mcts``) as attributes, imported on first
     use (``chuhe.sb3`` needs Stable-Baselines3)."""
     if name in _SUBMODULES:
         import importlib
