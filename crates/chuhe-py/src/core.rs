@@ -8,6 +8,7 @@ use crate::env::{
     decode_action, encode_move, spec_with_history, write_mask, write_observation, Spec,
 };
 use chuhe::{
+    Side,
     AnyGame, Game, GameKind, GameMove, GamePosition, GameVisitor, MoveError, MoveNotation,
     PositionFormat, SetupError,
 };
@@ -73,6 +74,8 @@ pub trait DynGame: AnyGame + Send + Sync {
     /// Writes the observation (from the side to move's view, `history` earlier positions)
     /// and the legal-action mask of the current position: the environments' encoding.
     fn observe_into(&self, history: usize, obs: &mut [f32], mask: &mut [i8]);
+    /// Writes the observation of the current position from `side`'s view.
+    fn observe_as(&self, side: Side, history: usize, obs: &mut [f32]);
     /// The legal actions (history included), ascending; none once the game is over.
     fn legal_actions(&self) -> Vec<usize>;
     /// The move (encoding) an action stands for in the current position, legal or not.
@@ -178,6 +181,10 @@ impl<P: GamePosition> DynGame for Game<P> {
         let side = Game::position(self).turn();
         write_observation(self, side, history, obs);
         write_mask::<P>(&self.legal_moves(), side, mask);
+    }
+
+    fn observe_as(&self, side: Side, history: usize, obs: &mut [f32]) {
+        write_observation(self, side, history, obs);
     }
 
     fn legal_actions(&self) -> Vec<usize> {

@@ -547,23 +547,31 @@ impl Game {
     }
 
     /// The observation of the current position as the environments give it:
-    /// `float32[planes, ranks, files]` from the side to move's view, with the piece planes of
-    /// `history` earlier positions (0 to 64). `chuhe.observe` does many games at once.
+    /// `float32[planes, ranks, files]` from the side to move's view (or `side`'s:
+    /// `"first"`, `"second"`), with the piece planes of `history` earlier positions (0 to
+    /// 64). `chuhe.observe` does many games at once.
     ///
     /// ```python
     /// obs = chuhe.Game("xiangqi").observation(history=2)   # shape (44, 10, 9)
     /// ```
-    #[pyo3(signature = (history = 0))]
-    fn observation<'py>(&self, py: Python<'py>, history: usize) -> PyResult<Bound<'py, PyAny>> {
+    #[pyo3(signature = (history = 0, side = None))]
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        history: usize,
+        side: Option<&str>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         check_history(history)?;
+        let side = match side {
+            Some(name) => side_named(name)?,
+            None => self.inner.turn(),
+        };
         let spec = self.inner.spec(history);
         let np = py.import("numpy")?;
         let obs = np.call_method1("empty", ((spec.planes, spec.ranks, spec.files), "float32"))?;
-        let mut mask = vec![0i8; spec.actions];
         let ob = buffer::<f32>(&obs, spec.obs_len(), "obs")?;
         // SAFETY: the array was made above and is held for the call.
-        self.inner
-            .observe_into(history, unsafe { items(&ob) }, &mut mask);
+        self.inner.observe_as(side, history, unsafe { items(&ob) });
         Ok(obs)
     }
 
