@@ -406,14 +406,7 @@ impl<P: GamePosition> Game<P> {
     /// generating moves for the result: the game went on before that move, so the result is
     /// none again (a declared result is taken back, as [`Game::undo`] does).
     pub fn undo_ongoing(&mut self) -> Option<P::Move> {
-        let m = self.history.pop()?;
-        if self
-            .forbidden_at
-            .is_some_and(|ply| ply > self.history.moves.len())
-        {
-            self.forbidden_at = None;
-        }
-        self.declared = None;
+        let m = self.take_back()?;
         self.outcome = None;
         Some(m)
     }
@@ -439,6 +432,14 @@ impl<P: GamePosition> Game<P> {
 
     /// Takes back the last move (and any declared result).
     pub fn undo(&mut self) -> Option<P::Move> {
+        let m = self.take_back()?;
+        self.outcome = self.compute_outcome();
+        Some(m)
+    }
+
+    /// Takes back the last move, a forbidden move's mark and any declared result; the
+    /// caller sets the result.
+    fn take_back(&mut self) -> Option<P::Move> {
         let m = self.history.pop()?;
         if self
             .forbidden_at
@@ -447,7 +448,6 @@ impl<P: GamePosition> Game<P> {
             self.forbidden_at = None;
         }
         self.declared = None;
-        self.outcome = self.compute_outcome();
         Some(m)
     }
 
