@@ -18,6 +18,11 @@ that gives every start square one logit per target square and promotion choice (
 order, ``(from * SQUARES + to) * CHOICES + choice``), illegal actions masked to the lowest
 logit; a value head. ``--device cuda`` trains and infers on a GPU where torch has one.
 
+``--pretrain FILE`` first trains the network on engine games with policy targets
+(``engine_games.py``, read by :class:`chuhe.data.EngineGames`; the source tree has 2,000
+games of each of ``data/xiongqi-engine-games.jsonl.xz`` and
+``data/xiangqi-capture-engine-games.jsonl.xz``) for ``--pretrain-epochs``.
+
 Self-play runs in :class:`SelfPlay`, whose state is its games, its search and a copy of the
 network: the learner sends it weights (``set_weights``) and asks for moves (``play``).
 """
@@ -188,6 +193,28 @@ def train_step(model: Network, optimiser, batch, device: str) -> tuple[float, fl
     return float(policy_loss), float(value_loss)
 
 
+def pretrain(model: Network, optimiser, args: argparse.Namespace) -> None:
+    """Supervised training on engine games (policy and value targets)."""
+    from chuhe.data import EngineGames
+
+    games = EngineGames.read(args.pretrain)
+    if games.game != args.game:
+        raise SystemExit(f"--pretrain: {args.pretrain} holds {games.game} games, not {args.game}")
+    batches = max(1, int(args.pretrain_epochs * len(games) / args.batch))
+    model.train()
+    done, epoch = 0, 0
+    losses = (math.nan, math.nan)
+    while done < batches:
+        for batch in games.batches(args.batch, seed=args.seed + epoch):
+            losses = train_step(model, optimiser, batch, args.device)
+            done += 1
+            if done >= batches:
+                break
+        epoch += 1
+    print(f"pretrained on {len(games)} positions of {args.pretrain}: {done} batches, "
+          f"policy loss {losses[0]:.3f}, value loss {losses[1]:.3f}", flush=True)
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--game", default="xiongqi", choices=chuhe.GAMES)
@@ -211,6 +238,8 @@ def main() -> None:
     p.add_argument("--device", default="cpu")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--log", default=None, help="JSON lines of the evaluations")
+    p.add_argument("--pretrain", default=None, help="engine games to train on first")
+    p.add_argument("--pretrain-epochs", type=float, default=1.0)
     args = p.parse_args()
 
     torch.manual_seed(args.seed)
@@ -220,6 +249,9 @@ def main() -> None:
     model = Network(args.game, args.channels, args.blocks).to(args.device)
     model.load_state_dict(player.model.state_dict())
     optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    if args.pretrain:
+        pretrain(model, optimiser, args)
+        player.set_weights(model.state_dict())
     buffer: deque = deque(maxlen=args.buffer)
     log = open(args.log, "a") if args.log else None
     start = time.perf_counter()

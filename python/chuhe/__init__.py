@@ -149,13 +149,16 @@ def _register() -> None:
 
 _register()
 
-_SUBMODULES = ("envs", "vector", "gym_xiangqi", "pettingzoo", "augment", "sb3", "mcts")
+_SUBMODULES = (
+    "envs", "vector", "gym_xiangqi", "pettingzoo", "augment", "sb3", "mcts", "data", "openspiel",
+)
 
 
 def __getattr__(name: str):
     """The submodules (``chuhe.envs``, ``chuhe.vector``, ``chuhe.gym_xiangqi``,
-    ``chuhe.pettingzoo``, ``chuhe.augment``, ``chuhe.sb3``, ``chuhe.mcts``) as attributes, imported on first
-    use (``chuhe.sb3`` needs Stable-Baselines3)."""
+    ``chuhe.pettingzoo``, ``chuhe.augment``, ``chuhe.sb3``, ``chuhe.mcts``, ``chuhe.data``,
+    ``chuhe.openspiel``) as attributes, imported on first use (``chuhe.sb3`` needs
+    Stable-Baselines3, ``chuhe.openspiel`` OpenSpiel)."""
     if name in _SUBMODULES:
         import importlib
 

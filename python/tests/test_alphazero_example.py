@@ -1,6 +1,7 @@
 """The AlphaZero example, examples/alphazero/train.py: the network's policy in the actions'
-order with illegal actions masked, and a tiny run of the whole loop (self-play with
-chuhe.mcts, training, evaluation against the random player and the engine).
+order with illegal actions masked, and a tiny run of the whole loop (engine games written
+by engine_games.py to pre-train on, self-play with chuhe.mcts, training, evaluation against
+the random player and the engine).
 
 Skipped where torch does not import, except under CHUHE_REQUIRE_SB3=1 (scripts/test's venv
 with Debian's CPU PyTorch), where that is a failure."""
@@ -59,16 +60,25 @@ def test_policy_head_follows_the_action_order(game):
 
 
 def test_a_tiny_training_run(tmp_path):
+    # Two engine games to pre-train on, as engine_games.py writes them.
+    games = tmp_path / "games.jsonl"
+    made = subprocess.run(
+        [sys.executable, str(SCRIPT.parent / "engine_games.py"), str(games), "--game",
+         "xiongqi", "--games", "2", "--nodes", "16", "--max-plies", "30"],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert made.returncode == 0, made.stderr[-3000:]
     log = tmp_path / "log.jsonl"
     run = subprocess.run(
         [sys.executable, str(SCRIPT), "--game", "xiongqi", "--minutes", "0.05",
          "--games", "4", "--simulations", "4", "--max-plies", "24", "--channels", "8",
          "--blocks", "1", "--batch", "16", "--moves-per-round", "6",
          "--updates-per-round", "2", "--eval-games", "2", "--engine-nodes", "8",
-         "--threads", "1", "--log", str(log)],
+         "--threads", "1", "--log", str(log), "--pretrain", str(games)],
         capture_output=True, text=True, timeout=300,
     )
     assert run.returncode == 0, run.stderr[-3000:]
+    assert "pretrained on" in run.stdout
     lines = [json.loads(x) for x in log.read_text().splitlines()]
     assert len(lines) >= 2 and lines[0]["minutes"] == 0
     last = lines[-1]

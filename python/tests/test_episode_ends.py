@@ -155,7 +155,7 @@ def test_sample_legal_actions_returns_a_new_array_each_call():
 
 
 def test_every_submodule_is_an_attribute():
-    names = ["envs", "vector", "gym_xiangqi", "pettingzoo", "augment"]
+    names = ["envs", "vector", "gym_xiangqi", "pettingzoo", "augment", "mcts", "data"]
     code = "import chuhe\n" + "\n".join(f"chuhe.{n}" for n in names) + "\nprint('ok')"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
