@@ -25,6 +25,16 @@ def integer(name: str, value: Any, minimum: int, maximum: int | None = None,
         raise ValueError(f"{name}={value!r}: it must be at least {minimum}{top}")
 
 
+def index(name: str, value: Any, size: int) -> int:
+    """``value`` as an index into ``size`` items (an int, NumPy's too, not a bool)."""
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise TypeError(f"{name}: {value!r} is not an int")
+    i = value.__index__()
+    if not 0 <= i < size:
+        raise ValueError(f"{name}: {i} is out of range (0 to {size - 1})")
+    return i
+
+
 def choice(name: str, value: Any, allowed: tuple) -> None:
     if value not in allowed or isinstance(value, bool):
         names = ", ".join(repr(a) for a in allowed)

@@ -213,10 +213,15 @@ class ChuheVectorEnv(VectorEnv):
         """The episodes of every environment (picklable), for :meth:`set_state`."""
         return self._core.save()
 
-    def set_state(self, state: list[EnvState]) -> tuple[np.ndarray, dict[str, Any]]:
-        """Restores episodes saved by :meth:`get_state` of an env of the same game; returns
-        their observations and masks as ``reset`` does."""
-        self._core.restore(list(state), self._obs, self._mask)
+    def set_state(
+        self, state: list[EnvState], indices: list[int] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Restores episodes saved by :meth:`get_state` (of any env of the same game): one
+        per environment, or into the environments ``indices`` only (the others go on);
+        returns every observation and mask as ``reset`` does."""
+        if indices is not None:
+            indices = [_checks.index("indices", i, self.num_envs) for i in indices]
+        self._core.restore(list(state), self._obs, self._mask, indices)
         return self._obs, {"action_mask": self._mask, "_action_mask": self._all}
 
     def clone(self) -> ChuheVectorEnv:

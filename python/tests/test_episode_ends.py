@@ -164,3 +164,30 @@ def test_every_submodule_is_an_attribute():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() in ("", "stable_baselines3")
+
+
+def test_vector_set_state_of_some_environments():
+    venv = ChuheVectorEnv("xiangqi", num_envs=4, threads=2)
+    venv.reset(seed=0)
+    for _ in range(3):
+        venv.step(venv.sample_legal_actions())
+    single = ChuheEnv("xiangqi")
+    single.reset(seed=5)
+    single.step(single.legal_actions()[0])
+    before = venv.get_state()
+    obs, info = venv.set_state([single.get_state(), before[0]], indices=[2, 3])
+    after = venv.get_state()
+    assert after[2].moves == single.get_state().moves and after[3].moves == before[0].moves
+    assert [s.moves for s in after[:2]] == [s.moves for s in before[:2]]
+    expected = chuhe.observe([after[2], after[3]])
+    assert np.array_equal(obs[2:], expected[0]) and np.array_equal(info["action_mask"][2:],
+                                                                    expected[1])
+    with pytest.raises(ValueError, match="repeated"):
+        venv.set_state([before[0], before[1]], indices=[1, 1])
+    with pytest.raises(ValueError, match="out of range"):
+        venv.set_state([before[0]], indices=[4])
+    with pytest.raises(ValueError, match="2 states given for 1 indices"):
+        venv.set_state(before[:2], indices=[0])
+    with pytest.raises(ValueError, match="name their indices"):
+        venv.set_state(before[:2])
+    assert [s.moves for s in venv.get_state()] == [s.moves for s in after]

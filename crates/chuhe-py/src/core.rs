@@ -8,9 +8,8 @@ use crate::env::{
     decode_action, encode_move, spec_with_history, write_mask, write_observation, Spec,
 };
 use chuhe::{
-    Side,
     AnyGame, Game, GameKind, GameMove, GamePosition, GameVisitor, MoveError, MoveNotation,
-    PositionFormat, SetupError,
+    PositionFormat, SetupError, Side,
 };
 
 /// A position frozen at the time a move was made, to write that move in any notation.

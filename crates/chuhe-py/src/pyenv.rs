@@ -928,23 +928,50 @@ impl VecCore {
             .collect()
     }
 
-    /// Restores saved episodes (one per environment, of the same game); writes their
-    /// observations and masks. On error nothing changed.
+    /// Restores saved episodes of the same game: one per environment, or into the
+    /// environments `indices` (distinct) only; writes their observations and masks. On
+    /// error nothing changed.
+    #[pyo3(signature = (states, obs, mask, indices = None))]
     fn restore(
         &mut self,
         states: Vec<PyRef<'_, EnvState>>,
         obs: &Bound<'_, PyAny>,
         mask: &Bound<'_, PyAny>,
+        indices: Option<Vec<usize>>,
     ) -> PyResult<()> {
         let s = self.spec;
         let envs = self.envs.get_mut().unwrap_or_else(|e| e.into_inner());
         let n = envs.len();
-        if states.len() != n {
-            return Err(PyValueError::new_err(format!(
-                "{} states given for {n} environments",
-                states.len()
-            )));
-        }
+        let indices = match indices {
+            Some(ix) => {
+                if ix.len() != states.len() {
+                    return Err(PyValueError::new_err(format!(
+                        "{} states given for {} indices",
+                        states.len(),
+                        ix.len()
+                    )));
+                }
+                let mut seen = vec![false; n];
+                for &i in &ix {
+                    if i >= n || std::mem::replace(&mut seen[i], true) {
+                        return Err(PyValueError::new_err(format!(
+                            "indices: {i} is {} (0 to {} for {n} environments, each once)",
+                            if i >= n { "out of range" } else { "repeated" },
+                            n - 1
+                        )));
+                    }
+                }
+                ix
+            }
+            None if states.len() != n => {
+                return Err(PyValueError::new_err(format!(
+                    "{} states given for {n} environments (name their indices to set \
+                     some of them)",
+                    states.len()
+                )));
+            }
+            None => (0..n).collect(),
+        };
         let ob = buffer::<f32>(obs, n * s.obs_len(), "obs")?;
         let mb = buffer::<i8>(mask, n * s.actions, "mask")?;
         let kind = envs[0].game().kind();
@@ -962,15 +989,12 @@ impl VecCore {
         }
         // SAFETY: the buffers are held for the call and are distinct arrays.
         let (o, m) = unsafe { (items(&ob), items(&mb)) };
-        for (((env, st), o), m) in envs
-            .iter_mut()
-            .zip(&states)
-            .zip(o.chunks_mut(s.obs_len()))
-            .zip(m.chunks_mut(s.actions))
-        {
+        let (ol, ml) = (s.obs_len(), s.actions);
+        for (&i, st) in indices.iter().zip(&states) {
+            let env = &mut envs[i];
             env.restore(st.episode.as_ref())
                 .map_err(PyValueError::new_err)?;
-            env.current(o, m);
+            env.current(&mut o[i * ol..(i + 1) * ol], &mut m[i * ml..(i + 1) * ml]);
         }
         Ok(())
     }
