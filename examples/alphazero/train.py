@@ -24,7 +24,13 @@ games of each of ``data/xiongqi-engine-games.jsonl.xz`` and
 ``data/xiangqi-capture-engine-games.jsonl.xz``) for ``--pretrain-epochs``.
 
 Self-play runs in :class:`SelfPlay`, whose state is its games, its search and a copy of the
-network: the learner sends it weights (``set_weights``) and asks for moves (``play``).
+network: the learner sends it weights (``set_weights``) and asks for moves (``play``). With
+``--actors N`` (Ray installed) N of them run as Ray actors, each with ``--actor-cpus`` cores
+for its search and network, on this machine or on a Ray cluster's (``--address auto``: the
+same Python environment, chuhe included, on every machine); the learner and the
+evaluations stay in this process::
+
+    python examples/alphazero/train.py --game xiongqi --actors 8 --actor-cpus 2 --address auto
 """
 
 from __future__ import annotations
@@ -112,10 +118,13 @@ class SelfPlay:
 
     def __init__(self, game: str, games: int, simulations: int, algorithm: str,
                  max_plies: int, seed: int, channels: int, blocks: int,
-                 device: str = "cpu") -> None:
+                 device: str = "cpu", threads: int | None = None) -> None:
         self.game, self.max_plies, self.device = game, max_plies, device
+        if threads is not None:
+            torch.set_num_threads(threads)
         self.model = Network(game, channels, blocks).to(device).eval()
-        self.mcts = MCTS(game, algorithm=algorithm, simulations=simulations, seed=seed)
+        self.mcts = MCTS(game, algorithm=algorithm, simulations=simulations, seed=seed,
+                         threads=threads)
         self.games = [chuhe.Game(game) for _ in range(games)]
         self.trajectories: list[list[tuple[np.ndarray, np.ndarray, np.ndarray, str]]] = [
             [] for _ in range(games)]
@@ -238,20 +247,21 @@ def main() -> None:
     p.add_argument("--device", default="cpu")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--log", default=None, help="JSON lines of the evaluations")
+    p.add_argument("--actors", type=int, default=0,
+                   help="self-play in this many Ray actors (0: in this process)")
+    p.add_argument("--actor-cpus", type=int, default=1, help="cores of each Ray actor")
+    p.add_argument("--address", default=None, help="a Ray cluster's (auto: the running one)")
     p.add_argument("--pretrain", default=None, help="engine games to train on first")
     p.add_argument("--pretrain-epochs", type=float, default=1.0)
     args = p.parse_args()
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads or os.cpu_count() or 1)
-    player = SelfPlay(args.game, args.games, args.simulations, args.algorithm, args.max_plies,
-                      args.seed, args.channels, args.blocks, args.device)
     model = Network(args.game, args.channels, args.blocks).to(args.device)
-    model.load_state_dict(player.model.state_dict())
     optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     if args.pretrain:
         pretrain(model, optimiser, args)
-        player.set_weights(model.state_dict())
+    players = SelfPlayers(args, model)
     buffer: deque = deque(maxlen=args.buffer)
     log = open(args.log, "a") if args.log else None
     start = time.perf_counter()
@@ -266,7 +276,7 @@ def main() -> None:
     while True:
         if trained / 60 >= next_eval:
             model.eval()
-            line = {"minutes": round(trained / 60, 2), "games": player.finished,
+            line = {"minutes": round(trained / 60, 2), "games": players.finished,
                     "positions": positions, "updates": updates,
                     "policy_loss": losses[0], "value_loss": losses[1]}
             line["random"] = evaluate(model, args.game, args.simulations, args.algorithm,
@@ -284,7 +294,7 @@ def main() -> None:
             if trained / 60 >= args.minutes:
                 break
         t0 = time.perf_counter()
-        samples, _ended = player.play(args.moves_per_round)
+        samples = players.play(args.moves_per_round)
         buffer.extend(samples)
         positions += len(samples)
         if len(buffer) >= args.batch:
@@ -295,11 +305,63 @@ def main() -> None:
                 batch[3] = batch[3].astype(np.float32)
                 losses = train_step(model, optimiser, batch, args.device)
                 updates += 1
-            player.set_weights(model.state_dict())
+            players.set_weights(model)
         trained += time.perf_counter() - t0
         next_eval = min(next_eval, args.minutes)
     if log:
         log.close()
+    players.close()
+
+
+class SelfPlayers:
+    """The self-play workers: one :class:`SelfPlay` here, or ``--actors`` Ray actors."""
+
+    def __init__(self, args: argparse.Namespace, model: Network) -> None:
+        self.ray = None
+        self.finished = 0
+        settings = dict(game=args.game, games=args.games, simulations=args.simulations,
+                        algorithm=args.algorithm, max_plies=args.max_plies,
+                        channels=args.channels, blocks=args.blocks)
+        if args.actors <= 0:
+            self.workers = [SelfPlay(seed=args.seed, device=args.device, **settings)]
+        else:
+            import ray
+
+            if not ray.is_initialized():
+                ray.init(address=args.address, include_dashboard=False, log_to_driver=False)
+            self.ray = ray
+            actor = ray.remote(num_cpus=args.actor_cpus)(SelfPlay)
+            self.workers = [
+                actor.remote(seed=args.seed + 1000 * (i + 1), threads=args.actor_cpus,
+                             **settings)
+                for i in range(args.actors)
+            ]
+        self.set_weights(model)
+
+    def set_weights(self, model: Network) -> None:
+        weights = {k: v.detach().cpu() for k, v in model.state_dict().items()}
+        if self.ray is None:
+            self.workers[0].set_weights(weights)
+        else:
+            ref = self.ray.put(weights)
+            self.ray.get([w.set_weights.remote(ref) for w in self.workers])
+
+    def play(self, moves: int) -> list:
+        """Every worker plays ``moves`` moves of its games; the samples of the games that
+        ended."""
+        if self.ray is None:
+            results = [self.workers[0].play(moves)]
+        else:
+            results = self.ray.get([w.play.remote(moves) for w in self.workers])
+        samples = []
+        for got, ended in results:
+            samples.extend(got)
+            self.finished += ended
+        return samples
+
+    def close(self) -> None:
+        if self.ray is not None:
+            self.ray.shutdown()
 
 
 if __name__ == "__main__":

@@ -86,3 +86,24 @@ def test_a_tiny_training_run(tmp_path):
     assert math.isfinite(last["policy_loss"]) and math.isfinite(last["value_loss"])
     for line in lines:
         assert 0 <= line["random"] <= 1 and 0 <= line["engine_8"] <= 1
+
+
+def test_self_play_in_ray_actors(tmp_path):
+    """Ray's own actors run the self-play workers (Ray imports here only where installed;
+    CHUHE_REQUIRE_RAY=1, as scripts/test sets in the venv with torch, makes its absence a
+    failure)."""
+    if os.environ.get("CHUHE_REQUIRE_RAY") != "1":
+        pytest.importorskip("ray")
+    log = tmp_path / "log.jsonl"
+    run = subprocess.run(
+        [sys.executable, str(SCRIPT), "--game", "xiangqi-capture", "--minutes", "0.05",
+         "--games", "3", "--simulations", "4", "--max-plies", "20", "--channels", "8",
+         "--blocks", "1", "--batch", "16", "--moves-per-round", "10",
+         "--updates-per-round", "2", "--eval-games", "2", "--engine-nodes", "8",
+         "--threads", "1", "--actors", "2", "--actor-cpus", "1", "--log", str(log)],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    lines = [json.loads(x) for x in log.read_text().splitlines()]
+    # Both actors' games: 2 x 3 games of at most 20 plies end within the run.
+    assert lines[-1]["games"] >= 6 and lines[-1]["updates"] > 0
