@@ -82,6 +82,8 @@ struct Node {
     /// The sum of the values backed up, from the view of the side that moved into the node.
     value_sum: f32,
     prior: f32,
+    /// The prior's logarithm (Gumbel's scores add it).
+    logit: f32,
     /// The network's value of the node (or the result where the game ended), from the view
     /// of the side to move here.
     raw_value: f32,
@@ -367,7 +369,7 @@ impl<P: GamePosition> Tree<P> {
         let mut fallback = (f32::NEG_INFINITY, kids.start);
         for i in 0..kids.len() {
             let c = &self.nodes[kids.start + i];
-            let score = self.root_gumbel[i] + c.prior.max(1e-30).ln() + self.scratch[i];
+            let score = self.root_gumbel[i] + c.logit + self.scratch[i];
             if self.root_visits[i] == considered && score > best.0 {
                 best = (score, kids.start + i);
             }
@@ -389,12 +391,12 @@ impl<P: GamePosition> Tree<P> {
         let top = nodes
             .iter()
             .zip(&self.scratch)
-            .map(|(c, s)| c.prior.max(1e-30).ln() + s)
+            .map(|(c, s)| c.logit + s)
             .fold(f32::NEG_INFINITY, f32::max);
         let mut total = 0f32;
         let mut visits = 0u32;
         for (c, s) in nodes.iter().zip(self.scratch.iter_mut()) {
-            *s = (c.prior.max(1e-30).ln() + *s - top).exp();
+            *s = (c.logit + *s - top).exp();
             total += *s;
             visits += c.visits;
         }
@@ -534,11 +536,14 @@ impl<P: GamePosition> Tree<P> {
                 bits,
                 action: a,
                 prior: p,
+                logit: logits[usize::from(a)] - top,
                 ..Node::default()
             });
         }
+        let log_total = total.ln();
         for n in &mut self.nodes[first as usize..] {
             n.prior /= total;
+            n.logit = (n.logit - log_total).max(-1e30);
         }
         let node = &mut self.nodes[leaf as usize];
         node.first_child = first;
@@ -615,11 +620,11 @@ impl<P: GamePosition> Tree<P> {
                 self.sigma_q(cfg, 0);
                 let mut top = f32::NEG_INFINITY;
                 for (c, s) in self.nodes[kids.clone()].iter().zip(&self.scratch) {
-                    top = top.max(c.prior.max(1e-30).ln() + s);
+                    top = top.max(c.logit + s);
                 }
                 let mut sum = 0f32;
                 for (c, s) in self.nodes[kids.clone()].iter().zip(&self.scratch) {
-                    let p = (c.prior.max(1e-30).ln() + s - top).exp();
+                    let p = (c.logit + s - top).exp();
                     policy[usize::from(c.action)] = p;
                     sum += p;
                 }
@@ -630,9 +635,8 @@ impl<P: GamePosition> Tree<P> {
                 let mut best = (f32::NEG_INFINITY, 0usize);
                 for i in 0..kids.len() {
                     let c = &self.nodes[kids.start + i];
-                    let score = self.root_gumbel.get(i).copied().unwrap_or(0.0)
-                        + c.prior.max(1e-30).ln()
-                        + self.scratch[i];
+                    let score =
+                        self.root_gumbel.get(i).copied().unwrap_or(0.0) + c.logit + self.scratch[i];
                     let eligible = self.root_visits.get(i).map_or(true, |&v| v == most);
                     if eligible && score > best.0 {
                         best = (score, i);
