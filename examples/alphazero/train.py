@@ -136,7 +136,9 @@ class SelfPlay:
 
     def play(self, moves: int) -> tuple[list[tuple[np.ndarray, np.ndarray, np.ndarray, float]], int]:
         """Plays ``moves`` moves in every game; returns the samples of the games that ended
-        (observation, mask, policy target, result for the side to move) and how many ended."""
+        and how many ended. A sample is the observation, the legal actions, the policy
+        target at them (not the whole action space: Xiongqi has 28,672 actions), and the
+        result for the side to move."""
         samples = []
         network = as_search_network(self.model, self.device)
         ended = 0
@@ -144,7 +146,9 @@ class SelfPlay:
             obs, mask = chuhe.observe(self.games)
             result = self.mcts.search(self.games, network, explore=True, temperature=1.0)
             for i, g in enumerate(self.games):
-                self.trajectories[i].append((obs[i], mask[i], result.policy[i], g.turn))
+                legal = np.flatnonzero(mask[i]).astype(np.int32)
+                self.trajectories[i].append(
+                    (obs[i].copy(), legal, result.policy[i][legal], g.turn))
                 g.play_action(int(result.actions[i]))
                 if g.is_over() or len(g.move_stack) >= self.max_plies:
                     for o, m, p, turn in self.trajectories[i]:
@@ -189,6 +193,19 @@ def evaluate(model: Network, game: str, simulations: int, algorithm: str, oppone
     for b, side in zip(boards, model_side):
         score += 0.5 if b.winner is None else float(b.winner == side)
     return score / games
+
+
+def dense_batch(buffer, idx, actions: int) -> list[np.ndarray]:
+    """Observations, masks, policies (over every action) and values of samples ``idx``."""
+    obs = np.stack([buffer[j][0] for j in idx])
+    mask = np.zeros((len(idx), actions), np.int8)
+    policy = np.zeros((len(idx), actions), np.float32)
+    for row, j in enumerate(idx):
+        _, legal, probs, _ = buffer[j]
+        mask[row, legal] = 1
+        policy[row, legal] = probs
+    values = np.array([buffer[j][3] for j in idx], np.float32)
+    return [obs, mask, policy, values]
 
 
 def train_step(model: Network, optimiser, batch, device: str) -> tuple[float, float]:
@@ -270,6 +287,7 @@ def main() -> None:
     losses = (math.nan, math.nan)
     positions = updates = 0
     rng = np.random.default_rng(args.seed)
+    actions = spec(args.game)[4]
     print(f"AlphaZero on {args.game}: {args.games} games x {args.simulations} simulations "
           f"({args.algorithm}), network {args.channels}x{args.blocks}, {args.minutes:g} minutes",
           flush=True)
@@ -301,9 +319,8 @@ def main() -> None:
             model.train()
             for _ in range(args.updates_per_round):
                 idx = rng.integers(len(buffer), size=args.batch)
-                batch = [np.stack([buffer[j][k] for j in idx]) for k in range(4)]
-                batch[3] = batch[3].astype(np.float32)
-                losses = train_step(model, optimiser, batch, args.device)
+                losses = train_step(model, optimiser, dense_batch(buffer, idx, actions),
+                                    args.device)
                 updates += 1
             players.set_weights(model)
         trained += time.perf_counter() - t0
