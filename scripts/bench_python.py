@@ -121,8 +121,9 @@ def mcts_rate(game: str, algorithm: str, seconds: float, n: int, simulations: in
 
 def small_torch_network(game: str):
     """A small convolutional network in PyTorch on the CPU (three 3×3 convolutions of 32
-    channels, a policy head and a value head), as ``network(obs, mask)`` for chuhe.mcts; or
-    None when torch does not import."""
+    channels; a policy head of 1×1 convolutions giving every start square a logit per
+    target square and choice, the actions' order, as examples/alphazero's; a value head), as
+    ``network(obs, mask)`` for chuhe.mcts; or None when torch does not import."""
     try:
         import torch
     except ImportError:
@@ -137,7 +138,7 @@ def small_torch_network(game: str):
         nn.Conv2d(32, 32, 3, padding=1), nn.ReLU(),
         nn.Conv2d(32, 32, 3, padding=1), nn.ReLU(),
     )
-    policy = nn.Sequential(nn.Conv2d(32, 4, 1), nn.Flatten(), nn.Linear(4 * files * ranks, actions))
+    policy = nn.Conv2d(32, actions // (files * ranks), 1)
     value = nn.Sequential(nn.Conv2d(32, 1, 1), nn.Flatten(), nn.Linear(files * ranks, 32),
                           nn.ReLU(), nn.Linear(32, 1), nn.Tanh())
     for m in (body, policy, value):
@@ -146,7 +147,8 @@ def small_torch_network(game: str):
     def network(obs, mask):
         with torch.no_grad():
             x = body(torch.from_numpy(obs))
-            return policy(x).numpy(), value(x).numpy()
+            logits = policy(x).flatten(2).transpose(1, 2).reshape(len(obs), -1)
+            return logits.numpy(), value(x).numpy()
 
     return network
 
@@ -484,7 +486,8 @@ def bench_mcts(args: argparse.Namespace, threads: int, refs: list[Reference]) ->
     for algorithm in ("puct", "gumbel"):
         rate, cores, outside = mcts_rate("xiangqi", algorithm, args.seconds * 2, n, sims,
                                          args.threads, network)
-        print(f"xiangqi, {algorithm}, a small torch network (3 conv layers of 32, torch "
+        print(f"xiangqi, {algorithm}, a small torch network (3 conv layers of 32, 1x1 "
+              f"policy and value heads, torch "
               f"{torch.__version__}, {threads} threads): {rate:,.0f} simulations/s, "
               f"{outside:.1%} of the time outside the network")
 

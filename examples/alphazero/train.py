@@ -7,8 +7,9 @@ policy target and, once its game ends, the result from its side to move's view; 
 trains on the latest ``--buffer`` positions (cross-entropy to the target, squared error to
 the result). Every ``--eval-every`` minutes (and at the start) the network, searching with
 the same simulations and no noise, plays the random player and chuhe's engine at fixed node
-counts (``--engine-nodes``), half the games with each colour; the score (wins + draws / 2)
-goes to the log, a JSON line per evaluation, with the minutes and games of training so far.
+counts (``--engine-nodes``): pairs of games from openings of 4 random moves (the same ones
+at every evaluation), the network with each colour once; the score (wins + draws / 2) goes
+to the log, a JSON line per evaluation, with the minutes and games of training so far.
 
     python examples/alphazero/train.py --game xiongqi --minutes 60 --log az-xiongqi.jsonl
     python examples/alphazero/train.py --game xiangqi-capture --minutes 60
@@ -161,15 +162,35 @@ class SelfPlay:
         return samples, ended
 
 
+def openings(game: str, pairs: int, plies: int, seed: int) -> list[chuhe.Game]:
+    """``pairs`` games opened by ``plies`` random moves each (seeded: every evaluation
+    plays the same openings), each twice in a row: once for each colour of the model."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(pairs):
+        g = chuhe.Game(game)
+        while len(g.move_stack) < plies:
+            g.play_action(int(rng.choice(g.legal_actions())))
+            if g.is_over():  # too short an opening: start it again
+                g = chuhe.Game(game)
+        out += [g, g.copy()]
+    return out
+
+
 def evaluate(model: Network, game: str, simulations: int, algorithm: str, opponent: str,
-             games: int, nodes: int, device: str, max_plies: int, seed: int) -> float:
+             games: int, nodes: int, device: str, max_plies: int, seed: int,
+             opening_plies: int = 4) -> float:
     """The model's score (wins + draws / 2) over ``games`` games against ``opponent``
-    (``"random"`` or ``"engine"`` at ``nodes`` nodes), half with each colour; the model
-    searches with ``simulations`` and no noise."""
+    (``"random"`` or ``"engine"`` at ``nodes`` nodes): pairs of games from the same opening
+    of ``opening_plies`` random moves, the model with each colour once; the model searches
+    with ``simulations`` and no noise. (The openings make the games differ: the model and
+    the engine at fixed nodes would otherwise replay one game per colour.)"""
     rng = np.random.default_rng(seed)
     engine = chuhe.Engine(hash_mb=1, level=20) if opponent == "engine" else None
-    boards = [chuhe.Game(game) for _ in range(games)]
-    model_side = ["first" if i % 2 == 0 else "second" for i in range(games)]
+    boards = openings(game, (games + 1) // 2, opening_plies, seed)[:games]
+    first_mover = [b.turn for b in boards]
+    other = {"first": "second", "second": "first"}
+    model_side = [t if i % 2 == 0 else other[t] for i, t in enumerate(first_mover)]
     mcts = MCTS(game, algorithm=algorithm, simulations=simulations, seed=seed)
     network = as_search_network(model, device)
     live = list(range(games))
@@ -264,6 +285,8 @@ def main() -> None:
     p.add_argument("--device", default="cpu")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--log", default=None, help="JSON lines of the evaluations")
+    p.add_argument("--checkpoints", default=None,
+                   help="a folder for the network's weights at each evaluation")
     p.add_argument("--actors", type=int, default=0,
                    help="self-play in this many Ray actors (0: in this process)")
     p.add_argument("--actor-cpus", type=int, default=1, help="cores of each Ray actor")
@@ -308,6 +331,10 @@ def main() -> None:
             if log:
                 log.write(json.dumps(line) + "\n")
                 log.flush()
+            if args.checkpoints:
+                os.makedirs(args.checkpoints, exist_ok=True)
+                torch.save(model.state_dict(), os.path.join(
+                    args.checkpoints, f"{args.game}-{line['minutes']:.0f}min.pt"))
             next_eval += args.eval_every
             if trained / 60 >= args.minutes:
                 break
@@ -340,7 +367,8 @@ class SelfPlayers:
                         algorithm=args.algorithm, max_plies=args.max_plies,
                         channels=args.channels, blocks=args.blocks)
         if args.actors <= 0:
-            self.workers = [SelfPlay(seed=args.seed, device=args.device, **settings)]
+            self.workers = [SelfPlay(seed=args.seed, device=args.device, threads=args.threads,
+                                     **settings)]
         else:
             import ray
 
