@@ -226,3 +226,32 @@ def test_errors_name_the_problem():
                 dict(dirichlet_fraction=2.0), dict(history=99), dict(game="chess")):
         with pytest.raises(ValueError):
             MCTS(**{"game": "xiangqi", **bad})
+
+
+def test_the_native_rounds_refuse_misuse():
+    from chuhe._chuhe import MctsCore
+
+    core = MctsCore("xiangqi", "puct", 4)
+    core.begin([chuhe.Game("xiangqi")] * 2)
+    obs = np.zeros((2, 16, 10, 9), np.float32)
+    mask = np.zeros((2, 8100), np.int8)
+    logits, values = np.zeros((2, 8100), np.float32), np.zeros(2, np.float32)
+    with pytest.raises(ValueError, match="call select first"):
+        core.expand(logits, values, 2)
+    assert core.select(obs, mask) == (2, False)
+    with pytest.raises(ValueError, match="wait for expand"):
+        core.select(obs, mask)
+    with pytest.raises(ValueError, match="rows=1: the last select wrote 2"):
+        core.expand(logits[:1], values[:1], 1)
+    with pytest.raises(ValueError, match="logits: expected a C-contiguous array of 16200"):
+        core.expand(logits[:, :10], values, 2)
+    core.expand(logits, values, 2)  # the leaves still waited
+    rounds = 1
+    while True:
+        rows, complete = core.select(obs, mask)
+        if complete:
+            break
+        if rows:
+            core.expand(logits[:rows], values[:rows], rows)
+            rounds += 1
+    assert rounds == 5 and [v for _, v in core.tree_sizes()] == [5, 5]

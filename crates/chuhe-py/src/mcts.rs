@@ -937,6 +937,8 @@ pub struct MctsCore {
     pool: Pool,
     /// Games of the search begun.
     games: usize,
+    /// The leaves the last `select` wrote, until `expand` takes them.
+    waiting: Option<usize>,
 }
 
 fn positive(name: &str, v: f64) -> PyResult<()> {
@@ -1018,6 +1020,7 @@ impl MctsCore {
             search: new_search(kind, cfg, seed),
             pool: Pool::new(threads - 1),
             games: 0,
+            waiting: None,
         })
     }
 
@@ -1047,6 +1050,7 @@ impl MctsCore {
             temperature: temperature as f32,
         };
         self.games = 0;
+        self.waiting = None;
         self.search
             .begin(&inner, opts, reuse)
             .map_err(PyValueError::new_err)?;
@@ -1068,8 +1072,17 @@ impl MctsCore {
         let mb = buffer::<i8>(mask, n * s.actions, "mask")?;
         // SAFETY: the buffers are held for the call and are distinct arrays.
         let (o, m) = unsafe { (items(&ob), items(&mb)) };
+        if let Some(rows) = self.waiting {
+            return Err(PyValueError::new_err(format!(
+                "the {rows} leaves of the last select wait for expand"
+            )));
+        }
         let (search, pool) = (&mut self.search, &mut self.pool);
-        Ok(py.allow_threads(|| search.select(pool, o, m)))
+        let (rows, complete) = py.allow_threads(|| search.select(pool, o, m));
+        if rows > 0 {
+            self.waiting = Some(rows);
+        }
+        Ok((rows, complete))
     }
 
     /// Expands the round's leaves with the network's `logits` (`float32[rows, actions]`)
@@ -1082,11 +1095,18 @@ impl MctsCore {
         rows: usize,
     ) -> PyResult<()> {
         let s = self.search.spec();
+        if self.waiting != Some(rows) {
+            return Err(PyValueError::new_err(match self.waiting {
+                Some(w) => format!("rows={rows}: the last select wrote {w} leaves"),
+                None => "no leaves wait: call select first".to_string(),
+            }));
+        }
         let lb = readable::<f32>(logits, rows * s.actions, "logits")?;
         let vb = readable::<f32>(values, rows, "values")?;
         // SAFETY: the buffers are held for the call and only read.
         let (l, v): (&[f32], &[f32]) = unsafe { (items(&lb), items(&vb)) };
         let (search, pool) = (&mut self.search, &mut self.pool);
+        self.waiting = None;
         py.allow_threads(|| search.expand(pool, l, v))
             .map_err(PyValueError::new_err)
     }
@@ -1123,5 +1143,6 @@ impl MctsCore {
     fn clear(&mut self) {
         self.search.clear();
         self.games = 0;
+        self.waiting = None;
     }
 }
