@@ -9,7 +9,9 @@ the result). Every ``--eval-every`` minutes (and at the start) the network, sear
 the same simulations and no noise, plays the random player and chuhe's engine at fixed node
 counts (``--engine-nodes``): pairs of games from openings of 4 random moves (the same ones
 at every evaluation), the network with each colour once; the score (wins + draws / 2) goes
-to the log, a JSON line per evaluation, with the minutes and games of training so far.
+to the log, a JSON line per evaluation, with the minutes of training so far (wall time,
+and the CPU time of this process in them: on a shared machine they differ), its games and
+positions.
 
     python examples/alphazero/train.py --game xiongqi --minutes 60 --log az-xiongqi.jsonl
     python examples/alphazero/train.py --game xiangqi-capture --minutes 60
@@ -306,6 +308,7 @@ def main() -> None:
     log = open(args.log, "a") if args.log else None
     start = time.perf_counter()
     trained = 0.0  # seconds of training (evaluations excluded)
+    trained_cpu = 0.0  # this process's CPU seconds in them (Ray actors' not counted)
     next_eval = 0.0
     losses = (math.nan, math.nan)
     positions = updates = 0
@@ -317,7 +320,8 @@ def main() -> None:
     while True:
         if trained / 60 >= next_eval:
             model.eval()
-            line = {"minutes": round(trained / 60, 2), "games": players.finished,
+            line = {"minutes": round(trained / 60, 2),
+                    "cpu_minutes": round(trained_cpu / 60, 2), "games": players.finished,
                     "positions": positions, "updates": updates,
                     "policy_loss": losses[0], "value_loss": losses[1]}
             line["random"] = evaluate(model, args.game, args.simulations, args.algorithm,
@@ -338,7 +342,7 @@ def main() -> None:
             next_eval += args.eval_every
             if trained / 60 >= args.minutes:
                 break
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         samples = players.play(args.moves_per_round)
         buffer.extend(samples)
         positions += len(samples)
@@ -351,6 +355,7 @@ def main() -> None:
                 updates += 1
             players.set_weights(model)
         trained += time.perf_counter() - t0
+        trained_cpu += time.process_time() - c0
         next_eval = min(next_eval, args.minutes)
     if log:
         log.close()
