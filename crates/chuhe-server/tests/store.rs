@@ -454,6 +454,25 @@ fn postgres_passes_the_store_suite() {
     assert!(other.list(500, 0).unwrap().len() >= 8);
 }
 
+/// The last handle on a store may go on a thread that drives the server's async runtime (a
+/// finished connection task dropping the router); closing its connections there must not
+/// panic (the synchronous client runs a runtime of its own to close).
+#[test]
+fn a_postgres_store_dropped_inside_the_runtime_closes_quietly() {
+    let Some(url) = postgres_url() else {
+        return;
+    };
+    let store = PostgresStore::connect(&url).unwrap();
+    assert!(store.list(1, 0).is_ok());
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .build()
+        .unwrap();
+    runtime
+        .block_on(runtime.spawn(async move { drop(store) }))
+        .expect("the store drops without a panic");
+}
+
 #[test]
 fn postgres_connection_errors_are_typed() {
     let err = PostgresStore::connect("postgres://nobody:pw@127.0.0.1:1/none")
