@@ -21,6 +21,7 @@ pub(crate) const MIGRATIONS: &[Migration] = migrations!("postgres":
     3 => "0003_versions.sql",
     4 => "0004_engine_claims.sql",
     5 => "0005_players.sql",
+    6 => "0006_reviews.sql",
 );
 
 /// The key of the advisory lock under which the schema is changed.
