@@ -12,7 +12,7 @@ import { $, fill, h } from "./dom";
 import { Key, t } from "./i18n";
 import { chosenNotation, coordinates, lineText, moveText, Notation, notationSelect } from "./notation";
 import { playSound } from "./sound";
-import { errorText, gameName, Result, resultText, Side, sideName } from "./words";
+import { errorText, gameName, other, Result, resultText, Side, sideName } from "./words";
 
 /** A position as `POST /api/analysis/position` answers. */
 interface PositionView {
@@ -479,7 +479,10 @@ function moveLabel(node: TreeNode): string {
 function renderTree(): void {
   const box = $("#tree");
   box.textContent = "";
-  const firstTurn = (view.positions.get("")?.turn ?? "first") as Side;
+  // The side that moves first from the root: the current position's turn, ply by ply back.
+  const current = view.position;
+  const back = current ? current.ply % 2 : 0;
+  const firstTurn: Side = !current ? "first" : back === 0 ? current.turn : other(current.turn);
   const line = (start: TreeNode, into: HTMLElement) => {
     let node = start;
     let first = true;
