@@ -2255,7 +2255,9 @@
   function renderTree() {
     const box = $("#tree");
     box.textContent = "";
-    const firstTurn = view.positions.get("")?.turn ?? "first";
+    const current3 = view.position;
+    const back = current3 ? current3.ply % 2 : 0;
+    const firstTurn = !current3 ? "first" : back === 0 ? current3.turn : other(current3.turn);
     const line = (start, into) => {
       let node = start;
       let first = true;
