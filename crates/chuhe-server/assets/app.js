@@ -1989,7 +1989,7 @@
             h("button", { id: "review-start" }, t("review.request")),
             h("p", { id: "review-progress", role: "status" }),
             h("div", { id: "review-chart" }),
-            h("table", { id: "review-players", className: "list" })
+            h("table", { id: "review-players", className: "stats" })
           ),
           h(
             "details",
@@ -2438,7 +2438,8 @@
   }
   async function loadReview(quiet) {
     try {
-      showReview(await api("GET", `/api/games/${view.gameId}/review`));
+      const review = await api("GET", `/api/games/${view.gameId}/review`);
+      if (review.state !== "none") showReview(review);
     } catch (e) {
       if (!(e instanceof ApiFailure && e.code === "no_review") && !quiet) showError(errorText(e));
     }

@@ -29,7 +29,7 @@ use super::{ApiJson, ClientAddr, PathId};
 use crate::analysis::{self, AddressSlot, Analysis, DoneReason, Opened, Outgoing, PositionView};
 use crate::app::App;
 use crate::error::ApiError;
-use crate::review::{self, ReviewedGame};
+use crate::review::{self, ReviewError, ReviewedGame};
 use crate::round::rooms::blocking;
 
 /// The largest message a client may send (an analysis of a long game: 2000 moves).
@@ -300,7 +300,8 @@ pub(super) async fn request_review(
     review_answer(app, id, true).await
 }
 
-/// `GET /api/games/{id}/review`: the review, running or done; 404 `no_review`.
+/// `GET /api/games/{id}/review`: the review, running or done, or `{"state": "none"}` when
+/// nobody has asked for one (a page opening a game looks without an error in its console).
 pub(super) async fn get_review(
     State(app): State<Arc<App>>,
     PathId(id): PathId,
@@ -318,9 +319,16 @@ async fn review_answer(app: Arc<App>, id: String, ask: bool) -> Result<Response,
         } else {
             reviews.get(&id, &reviewed)
         };
-        found.map_err(ApiError::from)
+        match found {
+            Ok(stored) => Ok(Some(stored)),
+            Err(ReviewError::NoReview(_)) if !ask => Ok(None),
+            Err(e) => Err(ApiError::from(e)),
+        }
     })
     .await?;
+    let Some(stored) = stored else {
+        return Ok(Json(json!({ "state": "none" })).into_response());
+    };
     let status = if !ask || stored.is_done() {
         StatusCode::OK
     } else {

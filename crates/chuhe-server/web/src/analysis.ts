@@ -179,7 +179,7 @@ function layout(main: HTMLElement): void {
           h("button", { id: "review-start" }, t("review.request")),
           h("p", { id: "review-progress", role: "status" }),
           h("div", { id: "review-chart" }),
-          h("table", { id: "review-players", className: "list" }),
+          h("table", { id: "review-players", className: "stats" }),
         ),
         h(
           "details",
@@ -687,7 +687,8 @@ async function requestReview(): Promise<void> {
 
 async function loadReview(quiet: boolean): Promise<void> {
   try {
-    showReview(await api<Review>("GET", `/api/games/${view.gameId}/review`));
+    const review = await api<Review | { state: "none" }>("GET", `/api/games/${view.gameId}/review`);
+    if (review.state !== "none") showReview(review);
   } catch (e) {
     if (!(e instanceof ApiFailure && e.code === "no_review") && !quiet) showError(errorText(e));
   }
