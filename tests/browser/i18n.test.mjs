@@ -39,6 +39,8 @@ test("the four languages: chosen from Accept-Language, switched by the menu, no 
       hasTouch: true,
       extraHTTPHeaders: { "Accept-Language": accept },
     });
+    // The board editor asks the server about a position it refuses: answered 400.
+    page.allowed.push(/status of 400 \(Bad Request\)/);
     await page.goto(s.url + "/");
     assert.equal(await page.getAttribute("html", "lang"), lang);
     await page.locator("#quick h2").waitFor();
