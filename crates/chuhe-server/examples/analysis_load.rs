@@ -11,7 +11,9 @@
 //!    time from sending a move to seeing the engine's answer is recorded.
 //! 2. **with pages**: the same while P analysis pages ask at once (each a position a few random
 //!    moves from the start, MultiPV 1) and keep reading their lines; the time to each page's
-//!    first line, and whether it was queued first or refused (`analysis_busy`).
+//!    first line (every page keeps its analysis until all have had a first line, up to two
+//!    minutes), the depth each reached, and whether it was queued first or refused
+//!    (`analysis_busy`).
 //! 3. **room**: T times one page alone on an idle pool: the time to its first line.
 //!
 //! Prints one JSON line: the engine's move times (p50, p90, max, mean) alone and with the
@@ -20,7 +22,7 @@
 
 use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Barrier, Mutex};
 use std::time::{Duration, Instant};
 
@@ -154,14 +156,18 @@ fn engine_game(o: &Options, index: usize, rng: &mut SmallRng) -> Result<Vec<f64>
             .play_text(&mine, MoveNotation::Uci)
             .map_err(|e| e.to_string())?;
         loop {
-            let v = read_json(&mut ws)?;
+            let v = read_json(&mut ws).map_err(|e| format!("game {id}, ply {ply}: {e}"))?;
             if v["type"] == "error" {
                 return Err(format!("the move {mine} was refused: {v}"));
             }
-            if v["result"].is_object() {
+            if v["type"] != "state" {
+                continue;
+            }
+            let state = &v["state"];
+            if state["result"].is_object() {
                 return Ok(times);
             }
-            let Some(moves) = v["moves"].as_array() else {
+            let Some(moves) = state["moves"].as_array() else {
                 continue;
             };
             if moves.len() == ply + 2 {
@@ -204,6 +210,9 @@ fn engine_games(o: &Options, salt: u64) -> Result<Vec<f64>, String> {
 #[derive(Default)]
 struct PageSeen {
     first_line_ms: Option<f64>,
+    /// The deepest line it saw, and the `done` it got (its reason).
+    depth: f64,
+    done: Option<String>,
     queued: bool,
     refused: bool,
 }
@@ -236,17 +245,20 @@ fn open_page(o: &Options, index: usize) -> Result<(Socket, Vec<String>), String>
     Ok((ws, moves))
 }
 
-/// One page: waits for the others, asks for its analysis and reads until `stop` is set (or
-/// its analysis is done).
+/// One page: waits for the others, asks for its analysis and reads until `stop` is set and
+/// every page has had its first line (or its analysis is done).
 fn page(
     o: &Options,
     index: usize,
     start: &Barrier,
     stop: &AtomicBool,
+    lined: &AtomicUsize,
 ) -> Result<PageSeen, String> {
     let opened = open_page(o, index);
     start.wait(); // even when the page failed to open: the others must not wait for it
-    let (mut ws, moves) = opened?;
+    let (mut ws, moves) = opened.inspect_err(|_| {
+        lined.fetch_add(1, Ordering::Relaxed);
+    })?;
     let sent = Instant::now();
     send_json(
         &mut ws,
@@ -255,13 +267,24 @@ fn page(
     )?;
     let mut seen = PageSeen::default();
     // Short reads, so that the page notices the end of the run.
-    ws.get_ref().set_read_timeout(Some(Duration::from_millis(200))).ok();
-    while !stop.load(Ordering::Relaxed) {
+    ws.get_ref()
+        .set_read_timeout(Some(Duration::from_millis(200)))
+        .ok();
+    // Until the engine games are over and every page has had its first line (or two
+    // minutes): no page leaves early and makes room for the others.
+    while !(stop.load(Ordering::Relaxed) && lined.load(Ordering::Relaxed) >= o.pages)
+        && sent.elapsed() < Duration::from_secs(120)
+    {
         let v = match ws.read() {
-            Ok(Message::Text(t)) => serde_json::from_str::<Value>(t.as_str()).unwrap_or(Value::Null),
+            Ok(Message::Text(t)) => {
+                serde_json::from_str::<Value>(t.as_str()).unwrap_or(Value::Null)
+            }
             Ok(_) => continue,
             Err(tungstenite::Error::Io(e))
-                if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) =>
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
             {
                 continue
             }
@@ -269,15 +292,26 @@ fn page(
         };
         match v["type"].as_str() {
             Some("queued") => seen.queued = true,
-            Some("line") if seen.first_line_ms.is_none() => {
-                seen.first_line_ms = Some(sent.elapsed().as_secs_f64() * 1000.0)
+            Some("line") => {
+                if seen.first_line_ms.is_none() {
+                    seen.first_line_ms = Some(sent.elapsed().as_secs_f64() * 1000.0);
+                    lined.fetch_add(1, Ordering::Relaxed);
+                }
+                seen.depth = seen.depth.max(v["depth"].as_f64().unwrap_or(0.0));
             }
             Some("error") if v["error"]["code"] == "analysis_busy" => {
                 seen.refused = true;
+                lined.fetch_add(1, Ordering::Relaxed);
                 break;
             }
             Some("error") => return Err(format!("page {index}: {v}")),
-            Some("done") => break,
+            Some("done") => {
+                if seen.first_line_ms.is_none() {
+                    lined.fetch_add(1, Ordering::Relaxed);
+                }
+                seen.done = v["reason"].as_str().map(String::from);
+                break;
+            }
             _ => {}
         }
     }
@@ -299,22 +333,23 @@ fn summary(v: &mut [f64]) -> Value {
 
 fn run(o: &Options) -> Result<Value, String> {
     // 1. The engine players alone.
-    let mut alone = engine_games(o, 1)?;
+    let mut alone = engine_games(o, 1).map_err(|e| format!("engine games alone: {e}"))?;
     // 2. The same with the pages asking at once.
     let stop = AtomicBool::new(false);
+    let lined = AtomicUsize::new(0);
     let start = Barrier::new(o.pages + 1);
     let seen: Mutex<Vec<PageSeen>> = Mutex::new(Vec::new());
     let errors: Mutex<Vec<String>> = Mutex::new(Vec::new());
     let mut loaded = std::thread::scope(|s| {
         for p in 0..o.pages {
-            let (start, stop, seen, errors) = (&start, &stop, &seen, &errors);
-            s.spawn(move || match page(o, p, start, stop) {
+            let (start, stop, lined, seen, errors) = (&start, &stop, &lined, &seen, &errors);
+            s.spawn(move || match page(o, p, start, stop, lined) {
                 Ok(v) => seen.lock().unwrap().push(v),
                 Err(e) => errors.lock().unwrap().push(e),
             });
         }
         start.wait();
-        let games = engine_games(o, 2);
+        let games = engine_games(o, 2).map_err(|e| format!("engine games with pages: {e}"));
         stop.store(true, Ordering::Relaxed);
         games
     })?;
@@ -326,7 +361,12 @@ fn run(o: &Options) -> Result<Value, String> {
     let mut firsts: Vec<f64> = seen.iter().filter_map(|p| p.first_line_ms).collect();
     let queued = seen.iter().filter(|p| p.queued).count();
     let refused = seen.iter().filter(|p| p.refused).count();
-    let without = seen.iter().filter(|p| p.first_line_ms.is_none() && !p.refused).count();
+    let without = seen
+        .iter()
+        .filter(|p| p.first_line_ms.is_none() && !p.refused)
+        .count();
+    let mut depths: Vec<f64> = seen.iter().map(|p| p.depth).collect();
+    let done = seen.iter().filter(|p| p.done.is_some()).count();
     // 3. One page on an idle pool.
     let mut room = Vec::new();
     for t in 0..o.trials {
@@ -338,7 +378,7 @@ fn run(o: &Options) -> Result<Value, String> {
                    "moves": [], "multipv": 1}),
         )?;
         loop {
-            let v = read_json(&mut ws)?;
+            let v = read_json(&mut ws).map_err(|e| format!("room trial {t}: {e}"))?;
             if v["type"] == "line" {
                 room.push(sent.elapsed().as_secs_f64() * 1000.0);
                 break;
@@ -362,6 +402,7 @@ fn run(o: &Options) -> Result<Value, String> {
         "engine_move_ms_alone": a, "engine_move_ms_with_pages": l, "mean_ratio": ratio,
         "pages_first_line_ms": summary(&mut firsts),
         "pages_queued_first": queued, "pages_refused": refused, "pages_without_a_line": without,
+        "pages_depth_reached": summary(&mut depths), "pages_done": done,
         "idle_pool_first_line_ms": summary(&mut room),
     }))
 }

@@ -103,6 +103,7 @@ impl App {
         let pool = Arc::new(EnginePool::with_options(PoolOptions {
             workers: options.engine_threads,
             slice: options.analysis_slice,
+            first_slice: crate::engines::DEFAULT_FIRST_SLICE,
         }));
         let rooms = Arc::new(Rooms::new(
             store.clone(),

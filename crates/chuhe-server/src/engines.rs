@@ -9,7 +9,10 @@
 //! - **tasks** at analysis priority ([`EnginePool::enqueue`]): an analysis streamed to a page,
 //!   a review's positions (see [`Task`]). They wait in one queue of bounded length; when
 //!   others wait, a running task gives its worker up after a slice ([`PoolOptions::slice`])
-//!   and goes to the back of the queue.
+//!   and goes to the back of the queue. A task that has not run yet (a page that has no line
+//!   yet) goes before those that have had a slice, and they give it their worker at once:
+//!   its first turn is short ([`PoolOptions::first_slice`]), so that every new page sees a
+//!   first line soon, however long the others have searched.
 //!
 //! Nothing that serves a request waits for a search, and the threads and the engines'
 //! memory stay the same however many games are played or positions analysed.
@@ -34,6 +37,8 @@ pub const POLL: Duration = Duration::from_millis(10);
 
 /// The slice a task runs before it gives its worker up to others waiting, by default.
 pub const DEFAULT_SLICE: Duration = Duration::from_secs(1);
+/// A task's first turn when others wait, by default (a page's first lines).
+pub const DEFAULT_FIRST_SLICE: Duration = Duration::from_millis(100);
 
 /// A game's move waiting for a worker, with what to do with its answer.
 struct Search {
@@ -87,17 +92,26 @@ pub struct Turn<'a> {
     preempt: &'a AtomicBool,
     shared: &'a PoolShared,
     started: Instant,
+    /// Whether the task has had a whole slice before (it then gives way to new tasks).
+    had_turn: bool,
 }
 
 impl Turn<'_> {
     /// Whether to give the worker up now, and why: a game's move waits for it, or the slice
     /// is over and other tasks wait.
     pub fn should_yield(&self) -> Option<Yield> {
+        let slice = if self.had_turn {
+            self.shared.slice
+        } else {
+            self.shared.first_slice
+        };
         if self.preempt.load(Ordering::Relaxed) || self.shared.closed.load(Ordering::Relaxed) {
             Some(Yield::Preempted)
-        } else if self.started.elapsed() >= self.shared.slice
-            && self.shared.tasks_waiting.load(Ordering::Relaxed) > 0
+        } else if (self.had_turn && self.shared.new_tasks_waiting.load(Ordering::Relaxed) > 0)
+            || (self.started.elapsed() >= slice
+                && self.shared.tasks_waiting.load(Ordering::Relaxed) > 0)
         {
+            // A new task waits (it goes first), or the slice is over and others wait.
             Some(Yield::SliceOver)
         } else {
             None
@@ -154,6 +168,8 @@ pub struct PoolOptions {
     pub workers: usize,
     /// How long a task runs before it gives its worker up when other tasks wait.
     pub slice: Duration,
+    /// The same for a task's first turn (at most `slice`).
+    pub first_slice: Duration,
 }
 
 impl Default for PoolOptions {
@@ -161,6 +177,7 @@ impl Default for PoolOptions {
         PoolOptions {
             workers: crate::round::rooms::default_engine_threads(),
             slice: DEFAULT_SLICE,
+            first_slice: DEFAULT_FIRST_SLICE,
         }
     }
 }
@@ -169,6 +186,8 @@ impl Default for PoolOptions {
 struct Queued {
     serial: u64,
     task: Arc<dyn Task>,
+    /// Whether it has had a whole turn (its slice ran out once).
+    had_turn: bool,
 }
 
 /// What a worker is doing.
@@ -198,10 +217,13 @@ struct PoolShared {
     state: Mutex<PoolState>,
     wake: Condvar,
     slice: Duration,
+    first_slice: Duration,
     closed: AtomicBool,
     /// Mirrors of the state's counts, read without the lock.
     moves_waiting: AtomicUsize,
     tasks_waiting: AtomicUsize,
+    /// Waiting tasks that have not had a turn.
+    new_tasks_waiting: AtomicUsize,
     tasks_running: AtomicUsize,
     searched: AtomicUsize,
     preempted: AtomicUsize,
@@ -217,6 +239,8 @@ impl PoolShared {
     fn counted(&self, st: &PoolState) {
         self.moves_waiting.store(st.moves.len(), Ordering::Relaxed);
         self.tasks_waiting.store(st.tasks.len(), Ordering::Relaxed);
+        let new = st.tasks.iter().filter(|q| !q.had_turn).count();
+        self.new_tasks_waiting.store(new, Ordering::Relaxed);
         let running = st.slots.iter().filter(|s| s.busy == Busy::Task).count();
         self.tasks_running.store(running, Ordering::Relaxed);
     }
@@ -320,6 +344,7 @@ impl EnginePool {
         EnginePool::with_options(PoolOptions {
             workers,
             slice: DEFAULT_SLICE,
+            first_slice: DEFAULT_FIRST_SLICE,
         })
     }
 
@@ -340,9 +365,11 @@ impl EnginePool {
             }),
             wake: Condvar::new(),
             slice: options.slice,
+            first_slice: options.first_slice.min(options.slice),
             closed: AtomicBool::new(false),
             moves_waiting: AtomicUsize::new(0),
             tasks_waiting: AtomicUsize::new(0),
+            new_tasks_waiting: AtomicUsize::new(0),
             tasks_running: AtomicUsize::new(0),
             searched: AtomicUsize::new(0),
             preempted: AtomicUsize::new(0),
@@ -414,9 +441,9 @@ impl EnginePool {
         self.shared.wake.notify_one();
     }
 
-    /// Queues `task` behind the tasks waiting, unless `bound` of them wait already. Its
-    /// [`Task::queued`] is told its place before any worker can take it. The task's ticket
-    /// (for [`EnginePool::withdraw`]).
+    /// Queues `task` behind the new tasks waiting (before those that have had a turn already),
+    /// unless `bound` tasks wait. Its [`Task::queued`] is told its place before any worker
+    /// can take it. The task's ticket (for [`EnginePool::withdraw`]).
     pub fn enqueue(&self, task: Arc<dyn Task>, bound: usize) -> Result<u64, QueueFull> {
         let mut st = self.shared.lock();
         if st.tasks.len() >= bound {
@@ -425,8 +452,20 @@ impl EnginePool {
             });
         }
         let serial = self.shared.serials.fetch_add(1, Ordering::Relaxed) + 1;
-        task.queued(st.tasks.len());
-        st.tasks.push_back(Queued { serial, task });
+        let place = st
+            .tasks
+            .iter()
+            .position(|q| q.had_turn)
+            .unwrap_or(st.tasks.len());
+        task.queued(place);
+        st.tasks.insert(
+            place,
+            Queued {
+                serial,
+                task,
+                had_turn: false,
+            },
+        );
         self.shared.counted(&st);
         drop(st);
         self.shared.wake.notify_one();
@@ -487,6 +526,7 @@ fn work(shared: &PoolShared, index: usize) {
                     preempt: &preempt,
                     shared,
                     started: Instant::now(),
+                    had_turn: q.had_turn,
                 };
                 let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     q.task.run(engine, fresh, &turn)
@@ -505,7 +545,13 @@ fn work(shared: &PoolShared, index: usize) {
                         }
                         shared.requeue(q, true);
                     }
-                    Ran::Yielded(Yield::SliceOver) => shared.requeue(q, false),
+                    Ran::Yielded(Yield::SliceOver) => {
+                        let q = Queued {
+                            had_turn: true,
+                            ..q
+                        };
+                        shared.requeue(q, false)
+                    }
                 }
             }
         }
@@ -612,6 +658,7 @@ mod tests {
         let pool = EnginePool::with_options(PoolOptions {
             workers: 1,
             slice: Duration::from_millis(50),
+            first_slice: Duration::from_millis(50),
         });
         let (a, b) = (Probe::new(60), Probe::new(60));
         pool.enqueue(a.clone(), 1).unwrap();
@@ -629,6 +676,41 @@ mod tests {
         a.cancel.store(true, Ordering::Relaxed);
         b.cancel.store(true, Ordering::Relaxed);
         wait_until("both stop", || {
+            pool.tasks_running() == 0 && pool.tasks_waiting() == 0
+        });
+    }
+
+    #[test]
+    fn a_new_task_gets_a_worker_at_once_from_tasks_that_had_their_turn() {
+        let pool = EnginePool::with_options(PoolOptions {
+            workers: 1,
+            slice: Duration::from_secs(30),
+            first_slice: Duration::from_millis(50),
+        });
+        let (a, b) = (Probe::new(60), Probe::new(60));
+        pool.enqueue(a.clone(), 8).unwrap();
+        wait_until("a runs", || a.runs.load(Ordering::Relaxed) == 1);
+        // a's first turn is short when another waits: b soon has the worker, then a again
+        // (for a long slice: both have had their first turn).
+        pool.enqueue(b.clone(), 8).unwrap();
+        wait_until("b has had its first turn and a runs again", || {
+            b.runs.load(Ordering::Relaxed) == 1 && a.runs.load(Ordering::Relaxed) == 2
+        });
+        // A new task does not wait for a's 30 s slice, and goes before b.
+        let c = Probe::new(60);
+        let asked = Instant::now();
+        assert_eq!(pool.enqueue(c.clone(), 8), Ok(3), "c's ticket");
+        wait_until("c runs", || c.runs.load(Ordering::Relaxed) == 1);
+        assert!(
+            asked.elapsed() < Duration::from_millis(1000),
+            "the new task waited {:?}",
+            asked.elapsed()
+        );
+        assert_eq!(b.runs.load(Ordering::Relaxed), 1, "c went before b");
+        for p in [&a, &b, &c] {
+            p.cancel.store(true, Ordering::Relaxed);
+        }
+        wait_until("all stop", || {
             pool.tasks_running() == 0 && pool.tasks_waiting() == 0
         });
     }

@@ -13,7 +13,6 @@ use std::time::{Duration, Instant};
 use chuhe::GameKind;
 use chuhe_engine::Engine;
 use chuhe_server::review::{self, PositionEval, ReviewOptions};
-use chuhe_server::store::prelude::*;
 use chuhe_server::{store, AppOptions};
 use serde_json::{json, Value};
 

@@ -114,7 +114,10 @@ impl PostgresDb {
         let mut tries = 0;
         loop {
             tries += 1;
-            let pool = self.pool.as_ref().expect("the pool lives as long as the database");
+            let pool = self
+                .pool
+                .as_ref()
+                .expect("the pool lives as long as the database");
             let mut client = pool.get().map_err(|e| {
                 StoreError::Unavailable(format!("{} cannot be reached: {e}", self.url))
             })?;
