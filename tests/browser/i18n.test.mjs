@@ -24,6 +24,13 @@ async function untranslated(page, lang) {
   }, lang);
 }
 
+/** The board editor's verdict with Red's general taken off, in each language. */
+const REFUSED = {
+  "zh-Hans": "规则不接受此局面：红方没有将帅",
+  "zh-Hant": "規則不接受此局面：紅方沒有將帥",
+  vi: "Luật không chấp nhận thế cờ này: bên Đỏ không có tướng",
+};
+
 const LANGS = [
   ["zh-CN,zh;q=0.9,en;q=0.5", "zh-Hans", "快速配对", "红方"],
   ["zh-TW,zh;q=0.9", "zh-Hant", "快速配對", "紅方"],
@@ -76,6 +83,8 @@ test("the four languages: chosen from Accept-Language, switched by the menu, no 
     await page.locator('#board rect.square[data-square="e1"]').click();
     await page.waitForFunction(() => document.querySelector("#editor-verdict").className === "error");
     assert.deepEqual(await untranslated(page, lang), [], `${lang}: the board editor`);
+    // The rules core's reason too, worded from its code.
+    assert.equal(await page.textContent("#editor-verdict"), REFUSED[lang]);
     await shot(page, `l-${lang}-editor`);
   }
   // The menu switches the language, and the choice is kept over the browser's.

@@ -737,6 +737,22 @@
     "error.network": "无法连接服务器。",
     "error.board": "棋盘无法绘制（{why}）。",
     "error.bad_position": "规则不接受此局面：{message}",
+    "setup.board_size": "棋盘为 {size}，本棋应为 {want}",
+    "setup.soldier_mark": "“{piece}”的写法与兵卒所在位置不符，应写作“{want}”",
+    "setup.unknown_piece": "“{piece}”不是本棋的棋子",
+    "setup.style": "棋风写作 {style}，应写作 {want}",
+    "setup.no_general": "{side}没有将帅",
+    "setup.generals_count": "{side}有 {n} 个将帅，每方只能有一个",
+    "setup.terminals_count": "{side}有 {n} 个将帅或龙，每方最多一个",
+    "setup.general_outside_palace": "{side}的将帅在九宫之外",
+    "setup.advisor_point": "{side}的士不能在此位置（只能在九宫四角和中心）",
+    "setup.elephant_point": "{side}的象不能在此位置（只能在己方七个象位）",
+    "setup.soldier_behind": "{side}的兵卒在起始线之后，兵卒永远走不到那里",
+    "setup.not_to_move_in_check": "不走棋的一方（{side}）正被将军（将帅在 {square}）：没有合法着法能走成此局面",
+    "setup.too_many_pieces": "棋盘和手中共有 {n} 枚棋子，多于 {squares} 个格子",
+    "setup.dragon_with_general": "{dragon} 有龙而 {general} 有将：将会同时变成龙",
+    "setup.generals_face": "{a} 和 {b} 的将帅对面：它们本该已变成龙",
+    "setup.hand": "{side}的手中",
     "error.bad_game": "没有这种棋。",
     "error.analysis_busy": "引擎繁忙：请 {retry_after} 秒后再试。",
     "error.game_not_over": "对局尚未结束。",
@@ -1056,6 +1072,22 @@
     "error.network": "無法連線伺服器。",
     "error.board": "棋盤無法繪製（{why}）。",
     "error.bad_position": "規則不接受此局面：{message}",
+    "setup.board_size": "棋盤為 {size}，本棋應為 {want}",
+    "setup.soldier_mark": "「{piece}」的寫法與兵卒所在位置不符，應寫作「{want}」",
+    "setup.unknown_piece": "「{piece}」不是本棋的棋子",
+    "setup.style": "棋風寫作 {style}，應寫作 {want}",
+    "setup.no_general": "{side}沒有將帥",
+    "setup.generals_count": "{side}有 {n} 個將帥，每方只能有一個",
+    "setup.terminals_count": "{side}有 {n} 個將帥或龍，每方最多一個",
+    "setup.general_outside_palace": "{side}的將帥在九宮之外",
+    "setup.advisor_point": "{side}的士不能在此位置（只能在九宮四角和中心）",
+    "setup.elephant_point": "{side}的象不能在此位置（只能在己方七個象位）",
+    "setup.soldier_behind": "{side}的兵卒在起始線之後，兵卒永遠走不到那裡",
+    "setup.not_to_move_in_check": "不走棋的一方（{side}）正被將軍（將帥在 {square}）：沒有合法著法能走成此局面",
+    "setup.too_many_pieces": "棋盤和手中共有 {n} 枚棋子，多於 {squares} 個格子",
+    "setup.dragon_with_general": "{dragon} 有龍而 {general} 有將：將會同時變成龍",
+    "setup.generals_face": "{a} 和 {b} 的將帥對面：它們本該已變成龍",
+    "setup.hand": "{side}的手中",
     "error.bad_game": "沒有這種棋。",
     "error.analysis_busy": "引擎繁忙：請 {retry_after} 秒後再試。",
     "error.game_not_over": "對局尚未結束。",
@@ -1375,6 +1407,22 @@
     "error.network": "Không kết nối được máy chủ.",
     "error.board": "Không vẽ được bàn cờ ({why}).",
     "error.bad_position": "Luật không chấp nhận thế cờ này: {message}",
+    "setup.board_size": "bàn cờ có kích thước {size}; trò chơi này chơi trên {want}",
+    "setup.soldier_mark": "“{piece}” viết không đúng với vị trí của quân tốt; hãy viết “{want}”",
+    "setup.unknown_piece": "“{piece}” không phải là quân của trò chơi này",
+    "setup.style": "kiểu được viết là {style}; hãy viết {want}",
+    "setup.no_general": "bên {side} không có tướng",
+    "setup.generals_count": "bên {side} có {n} tướng; mỗi bên có đúng một",
+    "setup.terminals_count": "bên {side} có {n} tướng hoặc rồng; mỗi bên có nhiều nhất một",
+    "setup.general_outside_palace": "tướng của bên {side} đứng ngoài cung",
+    "setup.advisor_point": "sĩ của bên {side} không bao giờ đứng được ở đây (chỉ ở bốn góc và tâm cung)",
+    "setup.elephant_point": "tượng của bên {side} không bao giờ đứng được ở đây (chỉ ở bảy điểm bên mình)",
+    "setup.soldier_behind": "tốt của bên {side} đứng sau hàng xuất phát, nơi nó không bao giờ đến được",
+    "setup.not_to_move_in_check": "bên không đi ({side}) đang bị chiếu (tướng ở {square}): không nước đi hợp lệ nào dẫn đến thế cờ này",
+    "setup.too_many_pieces": "{n} quân trên bàn và trong tay, nhiều hơn {squares} ô",
+    "setup.dragon_with_general": "rồng ở {dragon} cùng tướng ở {general}: các tướng hóa rồng cùng lúc",
+    "setup.generals_face": "hai tướng ở {a} và {b} đối mặt nhau: lẽ ra chúng đã hóa rồng",
+    "setup.hand": "tay của bên {side}",
     "error.bad_game": "Không có loại cờ này.",
     "error.analysis_busy": "Máy đang bận: thử lại sau {retry_after} giây.",
     "error.game_not_over": "Ván cờ chưa kết thúc.",
@@ -1704,6 +1752,22 @@
     "error.network": "The server cannot be reached.",
     "error.board": "The board could not be drawn ({why}).",
     "error.bad_position": "The rules refuse this position: {message}",
+    "setup.board_size": "the board is {size}; the game is played on {want}",
+    "setup.soldier_mark": "'{piece}' is not how a soldier standing here is written; write '{want}'",
+    "setup.unknown_piece": "'{piece}' is not a piece of this game",
+    "setup.style": "the style is written {style}; write {want}",
+    "setup.no_general": "{side} has no general",
+    "setup.generals_count": "{side} has {n} generals; a side has exactly one",
+    "setup.terminals_count": "{side} has {n} generals or dragons; a side has at most one",
+    "setup.general_outside_palace": "{side}'s general stands outside its palace",
+    "setup.advisor_point": "{side}'s advisor can never stand here (only on the palace's corners and centre)",
+    "setup.elephant_point": "{side}'s elephant can never stand here (only on its seven points on its own side)",
+    "setup.soldier_behind": "{side}'s soldier stands behind its start rank, where it can never go",
+    "setup.not_to_move_in_check": "{side}, not to move, is in check (its general on {square}): no legal move leads here",
+    "setup.too_many_pieces": "{n} pieces on the board and in hands, more than its {squares} squares",
+    "setup.dragon_with_general": "a dragon on {dragon} and a general on {general}: generals turn into dragons together",
+    "setup.generals_face": "the generals on {a} and {b} face each other: they would already be dragons",
+    "setup.hand": "{side}'s hand",
     "error.bad_game": "No such game.",
     "error.analysis_busy": "The engine is busy: try again in {retry_after} s.",
     "error.game_not_over": "The game is not over yet.",
@@ -1868,9 +1932,25 @@
     const base = minutes === 0.5 ? "½" : minutes === 0.25 ? "¼" : String(Math.round(minutes * 100) / 100);
     return `${base}+${Math.round(clock.increment_ms / 100) / 10}`;
   }
+  function problemText(game, p) {
+    const key = `setup.${p.code}`;
+    if (!has(key)) return p.message;
+    const params = { ...p.params };
+    if (params.side === "first" || params.side === "second") params.side = sideName(game, params.side);
+    const what = t(key, params);
+    const hand = /^(first|second) hand$/.exec(p.location);
+    if (hand) return `${t("setup.hand", { side: sideName(game, hand[1]) })}: ${what}`;
+    if (/^[a-l]\d+$/.test(p.location)) return `${p.location}: ${what}`;
+    return what;
+  }
   function errorText(e) {
     if (!(e instanceof ApiFailure)) return String(e?.message ?? e);
     const params = e.params;
+    const problems = params.problems;
+    if (e.code === "bad_position" && problems?.length) {
+      const game = String(params.game ?? "");
+      return t("error.bad_position", { message: problems.map((p) => problemText(game, p)).join("; ") });
+    }
     const reason = params.reason ? `error.${e.code}.${params.reason}` : "";
     if (reason && has(reason)) return t(reason, params);
     const key = `error.${e.code}`;

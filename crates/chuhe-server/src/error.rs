@@ -211,7 +211,7 @@ impl From<AnalysisError> for ApiError {
             }
             AnalysisError::BadPosition(why) => {
                 ApiError::new(StatusCode::BAD_REQUEST, "bad_position", message)
-                    .with_params(json!({"message": why.to_string()}))
+                    .with_params(position_params(&why))
             }
             AnalysisError::BadMove { index, text, error } => {
                 ApiError::new(StatusCode::BAD_REQUEST, "bad_move", message).with_params(
@@ -222,6 +222,35 @@ impl From<AnalysisError> for ApiError {
             AnalysisError::Busy { scope, limit } => busy(message, scope.as_str(), limit),
         }
     }
+}
+
+/// A refused position's parameters: its `message` in English, and (when the text was read
+/// but the rules refuse it) its `game` (`xiangqi`, `xiongqi`) and `problems` as codes a page
+/// words, `[{code, location, params, message}]`, where `location` is a square (`e1`), `first
+/// hand`/`second hand`, `board` or `turn`.
+pub(crate) fn position_params(why: &chuhe::SetupError) -> Value {
+    let chuhe::SetupError::Invalid(e) = why else {
+        return json!({"message": why.to_string(), "problems": []});
+    };
+    let list: Vec<Value> = e
+        .problems
+        .iter()
+        .map(|p| {
+            let location = match p.location {
+                chuhe::Location::Square(cell) => cell.to_string(),
+                chuhe::Location::Hand(side) => format!("{} hand", side.as_str()),
+                chuhe::Location::Board => "board".into(),
+                chuhe::Location::Turn => "turn".into(),
+            };
+            let params: serde_json::Map<String, Value> = p
+                .params
+                .iter()
+                .map(|(k, v)| (k.to_string(), Value::String(v.clone())))
+                .collect();
+            json!({"code": p.code, "location": location, "params": params, "message": p.message})
+        })
+        .collect();
+    json!({"message": why.to_string(), "game": e.game.to_lowercase(), "problems": list})
 }
 
 /// 503 `analysis_busy`: too many analyses (`scope`: `address` or `queue`, `limit` the bound).

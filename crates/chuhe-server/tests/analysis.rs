@@ -199,6 +199,26 @@ fn bad_positions_and_moves_get_the_rules_cores_typed_errors() {
         (400, &json!("bad_position"))
     );
     assert_eq!(body["error"]["params"]["message"], expected);
+    // Each problem also as a code with parameters, for the page to word in its language.
+    let problems = body["error"]["params"]["problems"].as_array().unwrap();
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(problems[0]["code"], "generals_count");
+    assert_eq!(problems[0]["params"], json!({"side": "first", "n": "2"}));
+    assert_eq!(problems[0]["location"], "board");
+    // No black general, and an elephant off its points: two problems.
+    let (_, body) =
+        post(json!({"game": "xiangqi", "position": "9/9/9/9/9/9/9/9/4E4/4K4 w - - 0 1"}));
+    let codes: Vec<(&str, &str)> = body["error"]["params"]["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["code"].as_str().unwrap(), p["location"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        codes,
+        [("no_general", "board"), ("elephant_point", "e2")],
+        "{body}"
+    );
 
     // The second move is illegal where it stands.
     let mut game = GameKind::Xiangqi.new_game("start").unwrap();
