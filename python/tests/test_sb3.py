@@ -70,7 +70,7 @@ def test_vec_env_conventions():
     with pytest.raises(AttributeError, match="no_such_attribute"):
         env.get_attr("no_such_attribute")
     assert env.env_is_wrapped(VecMonitor) == [False] * 4
-    fen = "4k4/9/9/9/9/9/9/9/4A4/3K5 w"
+    fen = "4k4/9/9/9/9/9/9/9/4A4/R2K5 w"
     env.set_options({"position": fen})
     env.reset()
     legal = len(Game("xiangqi", position=fen).legal_moves)
