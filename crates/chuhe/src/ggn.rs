@@ -63,6 +63,7 @@ pub fn table(kind: GameKind) -> Ggn {
         GameKind::Xiongqi => xiongqi_table(),
         GameKind::Xiangqi => xiangqi_table(RuleSet::Standard),
         GameKind::XiangqiCapture => xiangqi_table(RuleSet::Capture),
+        GameKind::Rules(handle) => handle.info().ggn.clone(),
     }
 }
 

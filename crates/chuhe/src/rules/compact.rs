@@ -1,0 +1,1 @@
+//! Placeholder: the compact piece description (filled in a later slice).
