@@ -356,6 +356,10 @@ enum Command {
         /// The table of a rules directory (as it reads it) instead of `--game`'s.
         #[arg(long, value_name = "DIR", conflicts_with = "game")]
         rules: Option<std::path::PathBuf>,
+        /// Writes the table of a compact description of a game's pieces (`pieces.json`,
+        /// docs/RULES.md) instead.
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["game", "rules"])]
+        pieces: Option<std::path::PathBuf>,
         /// Indented JSON instead of one line.
         #[arg(long)]
         pretty: bool,
@@ -517,13 +521,20 @@ fn run(cli: Cli, out: &mut Output) -> Result<(), CliError> {
         Command::Ggn {
             game,
             rules,
+            pieces,
             pretty,
         } => {
-            let kind = match &rules {
-                Some(dir) => rules_kind(dir)?,
-                None => game.kind(),
+            let table = match (&rules, &pieces) {
+                (_, Some(file)) => {
+                    let name = file.display().to_string();
+                    let text = std::fs::read_to_string(file)
+                        .map_err(|e| CliError::user(format!("--pieces: {name}: {e}")))?;
+                    chuhe::rules::compact::ggn(&name, &text)
+                        .map_err(|e| CliError::user(format!("--pieces: {e}")))?
+                }
+                (Some(dir), None) => chuhe::ggn::table(rules_kind(dir)?),
+                (None, None) => chuhe::ggn::table(game.kind()),
             };
-            let table = chuhe::ggn::table(kind);
             let json = if pretty {
                 table.to_json_pretty()
             } else {

@@ -79,6 +79,8 @@ pub struct Info {
     pub(crate) transform: Vec<Option<u8>>,
     /// Per kind: does its move reset the move limit?
     pub(crate) resets: Vec<bool>,
+    /// Per kind: the kind it becomes in a hand.
+    pub(crate) demote: Vec<u8>,
     /// Does a capture reset the move limit?
     pub(crate) reset_capture: bool,
     /// Per kind: is it one of the insufficient-material rule's pieces?
@@ -202,6 +204,16 @@ impl Info {
                     {
                         transform[ka as usize] = Some(kb);
                     }
+                }
+            }
+        }
+        let mut demote: Vec<u8> = (0..kinds.len() as u8).collect();
+        for &(a, b) in &manifest.demote {
+            for side in Side::BOTH {
+                if let (Some(ka), Some(kb)) =
+                    (kind_of(a.with_side(side)), kind_of(b.with_side(side)))
+                {
+                    demote[ka as usize] = kb;
                 }
             }
         }
@@ -408,6 +420,7 @@ impl Info {
             bit_to_face,
             promos,
             transform,
+            demote,
             resets,
             reset_capture,
             attacker,

@@ -104,10 +104,8 @@ impl<B: Width> Position<B> {
             }
         }
         match &session.insufficient {
-            Some(Insufficient::BareRoyals) => {
-                if self.occupied().count() == self.royals.count() {
-                    return Some(Outcome::draw(Status::Insufficient));
-                }
+            Some(Insufficient::BareRoyals) if self.occupied().count() == self.royals.count() => {
+                return Some(Outcome::draw(Status::Insufficient));
             }
             Some(Insufficient::NoneOf(_)) => {
                 let mut occ = self.occupied();
@@ -122,7 +120,7 @@ impl<B: Width> Position<B> {
                     return Some(Outcome::draw(Status::Insufficient));
                 }
             }
-            None => {}
+            _ => {}
         }
         if let Some(limit) = &session.move_limit {
             if !limit.before_no_move && self.halfmove >= limit.plies {
@@ -260,12 +258,10 @@ impl<B: Width> Position<B> {
         }
         // Why not: the origin's piece, then the movement.
         let Some((a, b, _)) = crate::variant::split_coordinates(
-            &text
-                .replace(['-', '+', '~'], "")
+            text.replace(['-', '+', '~'], "")
                 .split('=')
                 .next()
-                .unwrap_or("")
-                .to_string(),
+                .unwrap_or(""),
         )
         .map(|(a, b, c)| (a.to_string(), b.to_string(), c)) else {
             return Err(MoveError::syntax(

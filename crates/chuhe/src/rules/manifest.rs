@@ -34,6 +34,8 @@ pub struct Manifest {
     pub promotions: Vec<PromotionSpec>,
     /// Where captured pieces go.
     pub capture: CaptureTo,
+    /// What a captured piece becomes in the hand (`{"+S": "S"}`), first players' PINs.
+    pub demote: Vec<(Pin, Pin)>,
     /// How the game ends, and perft's convention.
     pub session: Session,
 }
@@ -478,22 +480,23 @@ impl Manifest {
                     }
                 }
             };
-            let chinese =
-                match p.opt_string("chinese")? {
-                    None => None,
-                    Some(s) => {
-                        let cs: Vec<char> = s.chars().collect();
-                        match cs[..] {
-                            [a, b] => Some([a, b]),
-                            _ => return Err(p.error(
+            let chinese = match p.opt_string("chinese")? {
+                None => None,
+                Some(s) => {
+                    let cs: Vec<char> = s.chars().collect();
+                    match cs[..] {
+                        [a, b] => Some([a, b]),
+                        _ => {
+                            return Err(p.error(
                                 "chinese",
                                 format!(
                                     "'{s}': two characters, the first player's then the second's"
                                 ),
-                            )),
+                            ))
                         }
                     }
-                };
+                }
+            };
             p.done()?;
             pieces.push(PieceSpec {
                 pin,
@@ -614,15 +617,51 @@ impl Manifest {
             }
         }
 
-        let capture = match top.opt_string("capture")? {
-            None | Some("hand") => CaptureTo::Hand,
-            Some("out") => CaptureTo::Out,
-            Some(other) => {
-                return Err(top.error("capture", format!("'{other}' is not hand or out")))
+        let mut demote = Vec::new();
+        let capture = match top.get("capture") {
+            None => CaptureTo::Hand,
+            Some(Value::String(t)) if t == "hand" => CaptureTo::Hand,
+            Some(Value::String(t)) if t == "out" => CaptureTo::Out,
+            Some(v @ Value::Object(_)) => {
+                let mut o = Object::new(file, "capture", v)?;
+                let to = match o.string("to")? {
+                    "hand" => CaptureTo::Hand,
+                    "out" => CaptureTo::Out,
+                    other => return Err(o.error("to", format!("'{other}' is not hand or out"))),
+                };
+                if let Some(d) = o.get("demote") {
+                    let d = Object::new(file, "capture.demote", d)?;
+                    for (from, to) in d.map.iter() {
+                        let key = d.key(from);
+                        let a = first_pin(file, &key, from)?;
+                        let to = to
+                            .as_str()
+                            .ok_or_else(|| RulesError::invalid(file, &key, "must be a PIN"))?;
+                        let b = first_pin(file, &key, to)?;
+                        for p in [a, b] {
+                            if !known(p) {
+                                return Err(RulesError::invalid(
+                                    file,
+                                    &key,
+                                    format!("{p} is not in 'pieces'"),
+                                ));
+                            }
+                        }
+                        demote.push((a, b));
+                    }
+                }
+                o.done()?;
+                to
+            }
+            Some(_) => {
+                return Err(top.error(
+                    "capture",
+                    "must be hand, out or {\"to\": ..., \"demote\": {...}}",
+                ))
             }
         };
         if let Some(v) = top.get("drops") {
-            if v.as_array().is_none_or(|a| !a.is_empty()) {
+            if v.as_array().map_or(true, |a| !a.is_empty()) {
                 return Err(top.error(
                     "drops",
                     "chuhe.rules/1 plays no drops yet: the only value is []",
@@ -799,6 +838,7 @@ impl Manifest {
             royal,
             promotions,
             capture,
+            demote,
             session,
         })
     }

@@ -708,7 +708,7 @@ impl<B: Bits> Position<B> {
             let victim = self.remove(to);
             captured_royal = info.kinds[usize::from(victim)].royal;
             if info.manifest.capture == CaptureTo::Hand {
-                let h = &mut self.hands[us.index()][usize::from(victim)];
+                let h = &mut self.hands[us.index()][usize::from(info.demote[usize::from(victim)])];
                 *h = h.saturating_add(1);
             }
         }
