@@ -84,6 +84,75 @@ def vector(game: str, seconds: float, n: int, threads: int | None) -> tuple[floa
             return steps / elapsed, (time.process_time() - cpu) / elapsed
 
 
+def mcts_rate(game: str, algorithm: str, seconds: float, n: int, simulations: int,
+              threads: int | None, network=None) -> tuple[float, float, float]:
+    """Simulations/s of chuhe.mcts over whole searches of ``n`` games (the moves chosen
+    played, finished games restarted, the trees reused), the cores it had (CPU time over
+    wall time), and the share of the wall time spent outside ``network`` (the trivial
+    network when None)."""
+    from chuhe import Game
+    from chuhe.mcts import MCTS, uniform_network
+
+    timed = [0.0]
+    if network is None:
+        network = uniform_network
+
+    def timed_network(obs, mask):
+        start = time.perf_counter()
+        out = network(obs, mask)
+        timed[0] += time.perf_counter() - start
+        return out
+
+    mcts = MCTS(game, algorithm=algorithm, simulations=simulations, threads=threads, seed=0)
+    games = [Game(game) for _ in range(n)]
+    searches, start, cpu = 0, time.perf_counter(), time.process_time()
+    while True:
+        result = mcts.search(games, timed_network)
+        searches += 1
+        for i, (g, a) in enumerate(zip(games, result.actions)):
+            g.play_action(int(a))
+            if g.is_over() or len(g.move_stack) >= 200:
+                games[i] = Game(game)
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return (searches * n * simulations / elapsed,
+                    (time.process_time() - cpu) / elapsed, 1 - timed[0] / elapsed)
+
+
+def small_torch_network(game: str):
+    """A small convolutional network in PyTorch on the CPU (three 3×3 convolutions of 32
+    channels; a policy head of 1×1 convolutions giving every start square a logit per
+    target square and choice, the actions' order, as examples/alphazero's; a value head), as
+    ``network(obs, mask)`` for chuhe.mcts; or None when torch does not import."""
+    try:
+        import torch
+    except ImportError:
+        return None
+    from chuhe import _chuhe
+
+    files, ranks, planes, _choices, actions = _chuhe.env_spec(game)
+    torch.manual_seed(0)
+    nn = torch.nn
+    body = nn.Sequential(
+        nn.Conv2d(planes, 32, 3, padding=1), nn.ReLU(),
+        nn.Conv2d(32, 32, 3, padding=1), nn.ReLU(),
+        nn.Conv2d(32, 32, 3, padding=1), nn.ReLU(),
+    )
+    policy = nn.Conv2d(32, actions // (files * ranks), 1)
+    value = nn.Sequential(nn.Conv2d(32, 1, 1), nn.Flatten(), nn.Linear(files * ranks, 32),
+                          nn.ReLU(), nn.Linear(32, 1), nn.Tanh())
+    for m in (body, policy, value):
+        m.eval()
+
+    def network(obs, mask):
+        with torch.no_grad():
+            x = body(torch.from_numpy(obs))
+            logits = policy(x).flatten(2).transpose(1, 2).reshape(len(obs), -1)
+            return logits.numpy(), value(x).numpy()
+
+    return network
+
+
 # ---- the references ----------------------------------------------------------------------
 
 
@@ -253,6 +322,13 @@ def main() -> None:
         help="measure chuhe only (no gym-xiangqi, no OpenSpiel)",
     )
     p.add_argument(
+        "--mcts", choices=("auto", "skip", "only"), default="auto",
+        help="the batched search (chuhe.mcts) against OpenSpiel's MCTSBot: auto measures it "
+        "after the environments, only measures it alone",
+    )
+    p.add_argument("--mcts-games", type=int, default=256, help="games searched in lockstep")
+    p.add_argument("--mcts-simulations", type=int, default=200, help="simulations per search")
+    p.add_argument(
         "--rllib", choices=("auto", "skip", "only"), default="auto",
         help="the tiny RLlib training: auto runs it after the measurements when ray[rllib] "
         "and torch import (and says why not otherwise), only runs it alone",
@@ -264,6 +340,10 @@ def main() -> None:
         return
     threads = args.threads or os.cpu_count() or 1
     refs = [] if args.no_references else REFERENCES
+    if args.mcts == "only":
+        print(f"machine: {machine()}")
+        bench_mcts(args, threads, refs)
+        return
     print(f"machine: {machine()}")
     print(f"random legal play with masks, steps/s, the best of {args.rounds} rounds of "
           f"{args.seconds:g} s (vector env: {args.envs} envs, {threads} threads)")
@@ -340,8 +420,76 @@ def main() -> None:
         if missing:
             print(f"(not measured: {', '.join(missing)}; see above)")
 
+    if args.mcts == "auto":
+        print()
+        bench_mcts(args, threads, refs)
     if args.rllib == "auto":
         rllib_tiny()
+
+
+def bench_mcts(args: argparse.Namespace, threads: int, refs: list[Reference]) -> None:
+    """chuhe.mcts with the trivial network (uniform priors, value 0), PUCT and Gumbel, each
+    game; OpenSpiel's MCTSBot on its own xiangqi in the same run; chuhe.mcts with a small
+    torch network where torch imports, with the share of time outside the network."""
+    n, sims = args.mcts_games, args.mcts_simulations
+    print(f"batched MCTS (chuhe.mcts), simulations/s, the best of {args.rounds} rounds of "
+          f"{args.seconds:g} s: {n} games in lockstep, {sims} simulations per search, "
+          f"{threads} threads, the trivial network (uniform priors, value 0)")
+    best: dict[str, tuple[float, float, float]] = {}
+    ref = next((r for r in refs if r.name == "open-spiel"), None)
+    python = None
+    if ref is not None:
+        python, why = ensure(ref)
+        if python is None:
+            print(f"  OpenSpiel: not measured, {why}")
+    spiel: dict[str, float] = {}
+    version = ""
+    for _ in range(args.rounds):
+        for game in GAMES:
+            for algorithm in ("puct", "gumbel"):
+                key = f"{game}/{algorithm}"
+                got = mcts_rate(game, algorithm, args.seconds, n, sims, args.threads)
+                if got[0] > best.get(key, (0.0,))[0]:
+                    best[key] = got
+        if python is not None:
+            result, why = measure_reference(
+                Reference("open-spiel-mcts", "OpenSpiel MCTSBot", ref.venv, ref.packages,
+                          ref.probe), python, args.seconds)
+            if result is None:
+                print(f"  OpenSpiel MCTSBot: not measured, {why}")
+                python = None
+            else:
+                version = result["version"]
+                for k in ("python_trivial", "cpp_rollout"):
+                    spiel[k] = max(spiel.get(k, 0.0), result[k])
+    print(f"{'game':16} {'PUCT':>12} {'(cores)':>8} {'Gumbel':>12} {'(cores)':>8}")
+    for game in GAMES:
+        p, g = best[f"{game}/puct"], best[f"{game}/gumbel"]
+        print(f"{game:16} {p[0]:12,.0f} {p[1]:8.2f} {g[0]:12,.0f} {g[1]:8.2f}")
+    if spiel:
+        print()
+        print(f"standard Xiangqi against {version}'s MCTSBot on its own xiangqi "
+              "(200 simulations per move), simulations/s (ratio: chuhe PUCT / OpenSpiel)")
+        ours = best["xiangqi/puct"][0]
+        for label, k in (("Python MCTSBot, the trivial evaluator", "python_trivial"),
+                         ("C++ MCTSBot, RandomRolloutEvaluator(1)", "cpp_rollout")):
+            print(f"  {label:44} {spiel[k]:12,.0f}   {ours / spiel[k]:10,.0f}x")
+    network = small_torch_network("xiangqi")
+    print()
+    if network is None:
+        print(f"small torch network: skipped, torch does not import in {sys.executable} "
+              "(PYTHON=.bench/venv-sb3/bin/python scripts/bench-python --mcts only)")
+        return
+    import torch
+
+    torch.set_num_threads(threads)
+    for algorithm in ("puct", "gumbel"):
+        rate, cores, outside = mcts_rate("xiangqi", algorithm, args.seconds * 2, n, sims,
+                                         args.threads, network)
+        print(f"xiangqi, {algorithm}, a small torch network (3 conv layers of 32, 1x1 "
+              f"policy and value heads, torch "
+              f"{torch.__version__}, {threads} threads): {rate:,.0f} simulations/s, "
+              f"{outside:.1%} of the time outside the network")
 
 
 if __name__ == "__main__":

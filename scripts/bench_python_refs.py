@@ -8,6 +8,12 @@ SECONDS``. Prints one JSON line: steps per second, steps, finished games, the ve
   restarts when ``done`` or when the side to move has no action.
 - open-spiel: ``pyspiel.load_game("xiangqi")``; each action is drawn uniformly from
   ``state.legal_actions()`` and played with ``apply_action``; a terminal state restarts.
+- open-spiel-mcts: OpenSpiel's MCTS on its own ``xiangqi``, simulations per second over whole
+  searches (``SIMULATIONS`` each, the move played, a finished game restarted): its Python
+  ``MCTSBot`` with the trivial evaluator (every legal action the same prior, value 0: what
+  chuhe's search gets from ``uniform_network``), and its C++ ``pyspiel.MCTSBot`` with
+  ``RandomRolloutEvaluator(1)`` (pyspiel's ``Evaluator`` cannot be subclassed from Python, so
+  the C++ bot takes no trivial evaluator; each of its simulations plays one random game).
 
 Only the standard library and the reference's packages are imported here.
 """
@@ -88,9 +94,48 @@ def open_spiel(seconds: float) -> dict:
     }
 
 
+def open_spiel_mcts(seconds: float) -> dict:
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.algorithms import mcts
+
+    game = pyspiel.load_game("xiangqi")
+
+    class Trivial(mcts.Evaluator):
+        def evaluate(self, state):
+            return np.zeros(2)
+
+        def prior(self, state):
+            legal = state.legal_actions()
+            return [(a, 1.0 / len(legal)) for a in legal]
+
+    def rate(bot, simulations: float, budget: float) -> float:
+        state = game.new_initial_state()
+        done, start = 0, time.perf_counter()
+        while True:
+            if state.is_terminal():
+                state = game.new_initial_state()
+            state.apply_action(bot.step(state))
+            done += 1
+            elapsed = time.perf_counter() - start
+            if elapsed >= budget:
+                return done * simulations / elapsed
+
+    python_bot = mcts.MCTSBot(game, 1.25, 200, Trivial(), random_state=np.random.RandomState(0))
+    cpp_bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, 0), 1.25, 200, 1000,
+                              False, 0, False)
+    return {
+        "python_trivial": rate(python_bot, 200, seconds),
+        "cpp_rollout": rate(cpp_bot, 200, seconds),
+        "simulations": 200,
+        "version": f"open_spiel {metadata.version('open_spiel')}",
+    }
+
+
 def main() -> None:
     which, seconds = sys.argv[1], float(sys.argv[2])
-    run = {"gym-xiangqi": gym_xiangqi, "open-spiel": open_spiel}[which]
+    run = {"gym-xiangqi": gym_xiangqi, "open-spiel": open_spiel,
+           "open-spiel-mcts": open_spiel_mcts}[which]
     print(json.dumps(run(seconds)))
 
 

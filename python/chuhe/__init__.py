@@ -3,8 +3,9 @@
 The rules, notations and engine are chuhe's Rust core (``chuhe._chuhe``); this package adds
 the Python face: :class:`Game`, :class:`Move`, :class:`Engine`, the Gymnasium environments
 ``chuhe/Xiongqi-v0``, ``chuhe/Xiangqi-v0``, ``chuhe/XiangqiCapture-v0`` (registered on import),
-the vector environment :class:`chuhe.vector.ChuheVectorEnv` and the PettingZoo environments in
-:mod:`chuhe.pettingzoo`.
+the vector environment :class:`chuhe.vector.ChuheVectorEnv`, the PettingZoo environments in
+:mod:`chuhe.pettingzoo`, :func:`observe` (the observations and masks of any batch of games)
+and the records (``Game.to_pcn``/``from_pcn``, ``Game.to_pgn``/``from_pgn``, :func:`read_pgn`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from ._chuhe import (
     Move,
 )
 from ._chuhe import Engine as _NativeEngine
+from ._observe import observe, read_pgn
 
 __all__ = [
     "GAMES",
@@ -30,6 +32,8 @@ __all__ = [
     "InvalidMoveError",
     "InvalidPositionError",
     "Move",
+    "observe",
+    "read_pgn",
 ]
 
 #: The games, by the names ``Game`` and the environments take.
@@ -145,12 +149,16 @@ def _register() -> None:
 
 _register()
 
-_SUBMODULES = ("envs", "vector", "gym_xiangqi", "pettingzoo")
+_SUBMODULES = (
+    "envs", "vector", "gym_xiangqi", "pettingzoo", "augment", "sb3", "mcts", "data", "openspiel",
+)
 
 
 def __getattr__(name: str):
     """The submodules (``chuhe.envs``, ``chuhe.vector``, ``chuhe.gym_xiangqi``,
-    ``chuhe.pettingzoo``) as attributes, imported on first use."""
+    ``chuhe.pettingzoo``, ``chuhe.augment``, ``chuhe.sb3``, ``chuhe.mcts``, ``chuhe.data``,
+    ``chuhe.openspiel``) as attributes, imported on first use (``chuhe.sb3`` needs
+    Stable-Baselines3, ``chuhe.openspiel`` OpenSpiel)."""
     if name in _SUBMODULES:
         import importlib
 

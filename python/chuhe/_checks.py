@@ -25,6 +25,16 @@ def integer(name: str, value: Any, minimum: int, maximum: int | None = None,
         raise ValueError(f"{name}={value!r}: it must be at least {minimum}{top}")
 
 
+def index(name: str, value: Any, size: int) -> int:
+    """``value`` as an index into ``size`` items (an int, NumPy's too, not a bool)."""
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise TypeError(f"{name}: {value!r} is not an int")
+    i = value.__index__()
+    if not 0 <= i < size:
+        raise ValueError(f"{name}: {i} is out of range (0 to {size - 1})")
+    return i
+
+
 def choice(name: str, value: Any, allowed: tuple) -> None:
     if value not in allowed or isinstance(value, bool):
         names = ", ".join(repr(a) for a in allowed)
@@ -76,10 +86,11 @@ def env_arguments(
     integer("history", history, 0, 64)
 
 
-def reset_options(options: Any, strict: bool = True) -> str | None:
-    """The start position of ``reset(options=…)``: ``{"position": FEN or FEEN}``; any other
-    key is refused when ``strict`` (PettingZoo's ``api_test`` requires its environments to
-    accept any option, so they pass ``strict=False``)."""
+def reset_options(options: Any, strict: bool = True) -> Any:
+    """The start of ``reset(options=…)``: ``{"position": FEN, FEEN or chuhe.Game}`` (a game
+    keeps its start and history), or ``None``; any other key is refused when ``strict``
+    (PettingZoo's ``api_test`` requires its environments to accept any option, so they pass
+    ``strict=False``)."""
     if options is None:
         return None
     if not isinstance(options, dict):
@@ -88,5 +99,10 @@ def reset_options(options: Any, strict: bool = True) -> str | None:
     if unknown and strict:
         raise ValueError(f"unknown reset option(s) {unknown!r}: the only option is 'position'")
     position = options.get("position")
-    text("options['position']", position)
+    from ._chuhe import Game
+
+    if position is not None and not isinstance(position, (str, Game)):
+        raise TypeError(
+            f"options['position']={position!r} is not a str (FEN or FEEN), a chuhe.Game or None"
+        )
     return position

@@ -20,7 +20,9 @@ actions; Xiangqi: 90*90 = 8100. :meth:`ChuheEnv.encode_move` and
 
 Rewards: +1 win, -1 loss, 0 draw or game going on, from the view of the agent (the side that
 moved, in self-play). An illegal action ends the episode with -1 and
-``info["illegal_action"] = True``.
+``info["illegal_action"] = True``, and the game with it (``env.game``): a move that the
+rules forbid by the history alone (Xiongqi's X6) is played and loses by ``repetition``, any
+other loses by ``illegalmove``. ``max_plies`` truncates the episode, not the game.
 """
 
 from __future__ import annotations
@@ -50,7 +52,11 @@ class ChuheEnv(gym.Env):
     ``"second"`` or ``"random"`` (with an opponent). ``max_plies`` truncates. ``history``:
     the earlier positions the observation shows (see the module's help).
 
-    ``reset(options={"position": FEN or FEEN})`` starts that episode from the position.
+    ``reset(options={"position": FEN or FEEN})`` starts that episode from the position;
+    ``reset(options={"position": game})`` from a :class:`chuhe.Game`'s last position, with
+    its start and history (the history planes and the repetition rules see them). A
+    finished position or game is refused with ``chuhe.InvalidPositionError``, and so is a
+    finished ``position`` at construction: an episode never starts at its end.
     ``clone()``, ``get_state()`` / ``set_state()`` and pickling copy the episode (an engine
     opponent's copy starts with an empty hash table, so its replies may differ).
     """

@@ -98,7 +98,7 @@ class ChuheVecEnv(VecEnv):
 
     def sample_legal_actions(self) -> np.ndarray:
         """A uniformly random legal action per game, drawn in Rust (a copy, ``int64[N]``)."""
-        return self.venv.sample_legal_actions().copy()
+        return self.venv.sample_legal_actions()
 
     def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
         """The attribute of each game: ``action_masks`` (a function giving that game's mask)

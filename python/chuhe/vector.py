@@ -49,7 +49,9 @@ class ChuheVectorEnv(VectorEnv):
     each with its own (``None`` entries keep their random source): environment ``i`` then
     plays as a ``ChuheEnv`` reset with the same seed. ``reset(options={"position": FEN})``
     starts every episode of that reset from the position (later ones from the usual
-    start); other option keys are refused.
+    start); a :class:`chuhe.Game` there starts them from its last position with its history
+    (the history planes and the repetition rules see it). A finished position is refused
+    (``chuhe.InvalidPositionError``), at construction too. Other option keys are refused.
     """
 
     metadata = {"autoreset_mode": SAME_STEP, "render_modes": []}
@@ -104,7 +106,6 @@ class ChuheVectorEnv(VectorEnv):
         self._final_mask = np.zeros_like(self._mask)
         self._ended_rows = np.zeros(0, np.int64)
         self._all = np.ones(num_envs, np.bool_)
-        self._actions = np.zeros(num_envs, np.int64)
         self._seeded = False
 
     def reset(
@@ -118,7 +119,7 @@ class ChuheVectorEnv(VectorEnv):
 
         ``seed``: ``None`` (the random sources go on; fresh random ones on the first reset),
         an int ``s`` (environment ``i`` gets ``s + i``) or a list of ``num_envs`` ints or
-        ``None``s. ``options``: ``{"position": FEN or FEEN}`` or nothing.
+        ``None``s. ``options``: ``{"position": FEN, FEEN or chuhe.Game}`` or nothing.
         """
         n = self.num_envs
         if seed is None:
@@ -201,19 +202,26 @@ class ChuheVectorEnv(VectorEnv):
         return self._mask.astype(bool)
 
     def sample_legal_actions(self) -> np.ndarray:
-        """A uniformly random legal action per environment (drawn in Rust), ``int64[N]``."""
-        self._core.sample(self._actions)
-        return self._actions
+        """A uniformly random legal action per environment (drawn in Rust), ``int64[N]``: a
+        new array on every call."""
+        actions = np.empty(self.num_envs, np.int64)
+        self._core.sample(actions)
+        return actions
 
     # ---- state ---------------------------------------------------------------------------
     def get_state(self) -> list[EnvState]:
         """The episodes of every environment (picklable), for :meth:`set_state`."""
         return self._core.save()
 
-    def set_state(self, state: list[EnvState]) -> tuple[np.ndarray, dict[str, Any]]:
-        """Restores episodes saved by :meth:`get_state` of an env of the same game; returns
-        their observations and masks as ``reset`` does."""
-        self._core.restore(list(state), self._obs, self._mask)
+    def set_state(
+        self, state: list[EnvState], indices: list[int] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Restores episodes saved by :meth:`get_state` (of any env of the same game): one
+        per environment, or into the environments ``indices`` only (the others go on);
+        returns every observation and mask as ``reset`` does."""
+        if indices is not None:
+            indices = [_checks.index("indices", i, self.num_envs) for i in indices]
+        self._core.restore(list(state), self._obs, self._mask, indices)
         return self._obs, {"action_mask": self._mask, "_action_mask": self._all}
 
     def clone(self) -> ChuheVectorEnv:

@@ -17,7 +17,8 @@ from chuhe.gym_xiangqi import GymXiangqiEnv
 from chuhe.pettingzoo import xiangqi_capture_v0, xiangqi_v0, xiongqi_v0
 from chuhe.vector import ChuheVectorEnv
 
-FEN = "3k5/9/9/9/9/9/9/9/4A4/4K4 w - - 0 1"
+# A live position (the reset tests below refuse finished ones).
+FEN = "3k5/9/9/9/9/9/9/9/4A4/4K3R w - - 0 1"
 
 
 @pytest.mark.parametrize("make", [lambda: ChuheEnv("xiangqi"), GymXiangqiEnv])

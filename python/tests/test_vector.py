@@ -97,9 +97,12 @@ def test_reset_seeds_and_options():
         venv.reset(seed=[1, 2])
     with pytest.raises(ValueError, match="seed"):
         venv.reset(seed=[1, -2, 3])
-    fen = "3k5/9/9/9/9/9/9/9/4A4/4K4 w - - 0 1"
+    fen = "3k5/9/9/9/9/9/9/9/4A4/4K3R w - - 0 1"  # live (finished ones are refused)
     obs, info = venv.reset(seed=0, options={"position": fen})
-    assert int(info["action_mask"][0].sum()) == len(chuhe.Game("xiangqi", fen).legal_moves)
+    game = chuhe.Game("xiangqi", fen)
+    for move in venv.get_state()[0].moves:  # the opponent's reply when it moved first
+        game.push(move, "uci")
+    assert int(info["action_mask"][0].sum()) == len(game.legal_moves) > 0
     with pytest.raises(ValueError, match="reset option"):
         venv.reset(options={"positon": fen})
     with pytest.raises(chuhe.InvalidPositionError):

@@ -234,10 +234,15 @@ export async function clickMove(page, from, to) {
   await myMove(page);
   await square(page, from).click();
   await page.locator(`#board rect.square.selected[data-square="${from}"]`).waitFor();
-  const marked = await page.$$eval("#board rect.square.dest", (rs) => rs.map((r) => r.dataset.square).sort());
+  const marked = await destinations(page);
   const legal = (await state(page)).legal.filter((m) => m.from === from).map((m) => m.to);
   assert.deepEqual(marked, [...new Set(legal)].sort(), `the destinations marked for ${from}`);
   await square(page, to).click();
+}
+
+/** The destinations marked for the piece picked: dots on empty points, rings round pieces. */
+export async function destinations(page) {
+  return page.$$eval("#board .move-dot, #board .capture-ring", (cs) => cs.map((c) => c.dataset.square).sort());
 }
 
 /** The first of `preferred` (coordinates) that is legal now, else the first legal move. */

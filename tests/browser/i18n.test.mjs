@@ -1,7 +1,8 @@
 // The site in its four languages: chosen from the browser's Accept-Language (the page's
 // `lang` says which), switched with the menu (kept in a cookie), and on each main screen no
-// English sentence of the page left in another language; the move list in the Chinese
-// notation on the Chinese pages. Screenshots of each language at phone width.
+// English sentence of the page left in another language (the lobby, a game, the archive,
+// sign-up, the analysis board, the board editor); the move list in the Chinese notation on
+// the Chinese pages. Screenshots of each language at phone width.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -23,6 +24,13 @@ async function untranslated(page, lang) {
   }, lang);
 }
 
+/** The board editor's verdict with Red's general taken off, in each language. */
+const REFUSED = {
+  "zh-Hans": "规则不接受此局面：红方没有将帅",
+  "zh-Hant": "規則不接受此局面：紅方沒有將帥",
+  vi: "Luật không chấp nhận thế cờ này: bên Đỏ không có tướng",
+};
+
 const LANGS = [
   ["zh-CN,zh;q=0.9,en;q=0.5", "zh-Hans", "快速配对", "红方"],
   ["zh-TW,zh;q=0.9", "zh-Hant", "快速配對", "紅方"],
@@ -38,6 +46,8 @@ test("the four languages: chosen from Accept-Language, switched by the menu, no 
       hasTouch: true,
       extraHTTPHeaders: { "Accept-Language": accept },
     });
+    // The board editor asks the server about a position it refuses: answered 400.
+    page.allowed.push(/status of 400 \(Bad Request\)/);
     await page.goto(s.url + "/");
     assert.equal(await page.getAttribute("html", "lang"), lang);
     await page.locator("#quick h2").waitFor();
@@ -61,6 +71,21 @@ test("the four languages: chosen from Accept-Language, switched by the menu, no 
     await page.goto(s.url + "/signup");
     await page.locator("#signup-form").waitFor();
     assert.deepEqual(await untranslated(page, lang), [], `${lang}: sign-up`);
+    // The analysis board with the engine's lines, and the board editor with a refusal.
+    await page.goto(s.url + "/analysis?game=xiangqi&moves=h3e3");
+    await page.locator("#lines li.line").first().waitFor({ timeout: 20_000 });
+    if (lang.startsWith("zh")) assert.match(await page.textContent("#tree"), /炮二平五/);
+    assert.deepEqual(await untranslated(page, lang), [], `${lang}: analysis`);
+    await shot(page, `l-${lang}-analysis`);
+    await page.goto(s.url + "/editor?game=xiangqi");
+    await page.waitForFunction(() => document.querySelector("#editor-verdict").className === "ok");
+    await page.click("#editor-eraser");
+    await page.locator('#board rect.square[data-square="e1"]').click();
+    await page.waitForFunction(() => document.querySelector("#editor-verdict").className === "error");
+    assert.deepEqual(await untranslated(page, lang), [], `${lang}: the board editor`);
+    // The rules core's reason too, worded from its code.
+    assert.equal(await page.textContent("#editor-verdict"), REFUSED[lang]);
+    await shot(page, `l-${lang}-editor`);
   }
   // The menu switches the language, and the choice is kept over the browser's.
   const page = await s.page("switcher", { extraHTTPHeaders: { "Accept-Language": "en-US" } });

@@ -13,6 +13,7 @@ import {
   boardDrawn,
   choose,
   clickMove,
+  destinations,
   createGame,
   glyphOn,
   lastMoveMarked,
@@ -443,7 +444,7 @@ async function cursorTo(page, target) {
   for (let i = 0; i < 40; i++) {
     const at = await page.evaluate(() => document.querySelector("#board rect.square.cursor")?.dataset.square ?? null);
     if (at === target) return;
-    let key = "ArrowRight"; // the first press puts the cursor on a movable piece
+    let key = "Enter"; // the first press enters the board: a cursor on a movable piece
     if (at) {
       const [[fa, ra], [ft, rt]] = [parse(at), parse(target)];
       key = fa < ft ? "ArrowRight" : fa > ft ? "ArrowLeft" : ra < rt ? "ArrowUp" : "ArrowDown";
@@ -466,7 +467,7 @@ test("keyboard: arrows and Enter play a move; resigning", async (t) => {
   await cursorTo(page, "b1");
   await page.keyboard.press("Enter");
   await page.locator('#board rect.square.selected[data-square="b1"]').waitFor();
-  assert.deepEqual(await page.$$eval("#board rect.square.dest", (rs) => rs.map((r) => r.dataset.square).sort()), ["a3", "c3"]);
+  assert.deepEqual(await destinations(page), ["a3", "c3"]);
   // Escape lets go; Enter again picks it up.
   await page.keyboard.press("Escape");
   assert.equal(await page.locator("#board rect.square.selected").count(), 0);

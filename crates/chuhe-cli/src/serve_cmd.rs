@@ -70,6 +70,23 @@ pub struct ServeArgs {
     /// Mark the session cookie Secure (for a site served over HTTPS by a proxy in front).
     #[arg(long)]
     cookie_secure: bool,
+    /// Seconds of search one analysis of the analysis board may use in all, at full
+    /// strength on one engine thread; it ends with `done` (reason `limit`) after them
+    /// (1–3600).
+    #[arg(long, value_name = "SECONDS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    analysis_seconds: u64,
+    /// Analysis pages of one client address that may search at once; more are answered
+    /// `analysis_busy` (1–1000).
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=1000))]
+    analysis_per_address: u16,
+    /// Analyses and reviews that may wait for an engine worker; beyond them a request is
+    /// answered `analysis_busy` with a time to retry after (1–100000). The engine players'
+    /// moves never wait behind them.
+    #[arg(long, value_name = "N", default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    analysis_queue: u32,
+    /// Nodes the engine searches in each position of a game's review (1000–100000000).
+    #[arg(long, value_name = "N", default_value_t = chuhe_server::review::DEFAULT_REVIEW_NODES, value_parser = clap::value_parser!(u64).range(1000..=100_000_000))]
+    review_nodes: u64,
 }
 
 /// Runs `chuhe serve`.
@@ -90,6 +107,10 @@ pub fn serve(args: ServeArgs) -> Result<(), CliError> {
         trust_forwarded_for: args.trust_forwarded_for,
         signup_open: args.signup == Signup::Open,
         cookie_secure: args.cookie_secure,
+        analysis_seconds: args.analysis_seconds,
+        analysis_per_address: usize::from(args.analysis_per_address),
+        analysis_queue: args.analysis_queue as usize,
+        review_nodes: args.review_nodes,
     })
     .map_err(|e| CliError::user(format!("serve: {e}")))
 }

@@ -177,6 +177,13 @@ fn bad_options_are_refused_with_a_message() {
         (vec!["serve", "--abort-after", "1e9"], "abort-after"),
         (vec!["serve", "--engine-threads", "0"], "engine-threads"),
         (vec!["serve", "--engine-threads", "257"], "engine-threads"),
+        (vec!["serve", "--analysis-seconds", "0"], "analysis-seconds"),
+        (
+            vec!["serve", "--analysis-per-address", "0"],
+            "analysis-per-address",
+        ),
+        (vec!["serve", "--analysis-queue", "0"], "analysis-queue"),
+        (vec!["serve", "--review-nodes", "10"], "review-nodes"),
     ] {
         let out = Command::new(env!("CARGO_BIN_EXE_chuhe"))
             .args(&args)

@@ -1,11 +1,15 @@
 //! The object-safe faces of a game that the Python classes hold, implemented once for every
 //! game over [`GamePosition`] (the text-level part is the library's [`AnyGame`]).
 
+use std::any::Any;
 use std::sync::Arc;
 
+use crate::env::{
+    decode_action, encode_move, spec_with_history, write_mask, write_observation, Spec,
+};
 use chuhe::{
     AnyGame, Game, GameKind, GameMove, GamePosition, GameVisitor, MoveError, MoveNotation,
-    PositionFormat, SetupError,
+    PositionFormat, SetupError, Side,
 };
 
 /// A position frozen at the time a move was made, to write that move in any notation.
@@ -60,6 +64,23 @@ pub trait DynGame: AnyGame + Send + Sync {
     /// The start position and its half-move clock: a FEN where the game has one (so the move
     /// number is kept too), else a FEEN.
     fn start(&self) -> (String, u32);
+    /// As `Any`: the `Game<P>` itself, for code written over one game type.
+    fn as_any(&self) -> &dyn Any;
+    /// As the library's text-level game (records are written from it).
+    fn as_any_game(&self) -> &dyn AnyGame;
+    /// The shape of the observation with `history` earlier positions, and of the actions.
+    fn spec(&self, history: usize) -> Spec;
+    /// Writes the observation (from the side to move's view, `history` earlier positions)
+    /// and the legal-action mask of the current position: the environments' encoding.
+    fn observe_into(&self, history: usize, obs: &mut [f32], mask: &mut [i8]);
+    /// Writes the observation of the current position from `side`'s view.
+    fn observe_as(&self, side: Side, history: usize, obs: &mut [f32]);
+    /// The legal actions (history included), ascending; none once the game is over.
+    fn legal_actions(&self) -> Vec<usize>;
+    /// The move (encoding) an action stands for in the current position, legal or not.
+    fn action_bits(&self, action: i64) -> Option<u16>;
+    /// The action of a move (encoding) in the current position.
+    fn bits_action(&self, bits: u16) -> Option<usize>;
 }
 
 impl<P: GamePosition> DynGame for Game<P> {
@@ -141,6 +162,48 @@ impl<P: GamePosition> DynGame for Game<P> {
             .to_text(PositionFormat::Fen)
             .unwrap_or_else(|_| s.to_feen());
         (text, s.halfmove())
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn as_any_game(&self) -> &dyn AnyGame {
+        self
+    }
+
+    fn spec(&self, history: usize) -> Spec {
+        spec_with_history::<P>(history)
+    }
+
+    fn observe_into(&self, history: usize, obs: &mut [f32], mask: &mut [i8]) {
+        let side = Game::position(self).turn();
+        write_observation(self, side, history, obs);
+        write_mask::<P>(&self.legal_moves(), side, mask);
+    }
+
+    fn observe_as(&self, side: Side, history: usize, obs: &mut [f32]) {
+        write_observation(self, side, history, obs);
+    }
+
+    fn legal_actions(&self) -> Vec<usize> {
+        let side = Game::position(self).turn();
+        let mut v: Vec<usize> = self
+            .legal_moves()
+            .iter()
+            .map(|&m| encode_move::<P>(m, side))
+            .collect();
+        v.sort_unstable();
+        v
+    }
+
+    fn action_bits(&self, action: i64) -> Option<u16> {
+        decode_action::<P>(action, Game::position(self).turn()).map(|m| m.bits())
+    }
+
+    fn bits_action(&self, bits: u16) -> Option<usize> {
+        let m = P::Move::from_bits(bits)?;
+        Some(encode_move::<P>(m, Game::position(self).turn()))
     }
 }
 

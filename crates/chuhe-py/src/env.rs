@@ -14,7 +14,10 @@
 
 use std::any::Any;
 
-use chuhe::{Game, GameKind, GameMove, GamePosition, GameSquare, GameVisitor, MoveBuffer, Side};
+use chuhe::{
+    Game, GameKind, GameMove, GamePosition, GameSquare, GameVisitor, MoveBuffer, Outcome, Side,
+    Status,
+};
 use chuhe_engine::{Engine, Limits, Score};
 use rand::rngs::SmallRng;
 use rand::{Rng, RngCore, SeedableRng};
@@ -168,6 +171,33 @@ pub struct EpisodeData {
     pub ended: bool,
     /// The random source: seed and draws.
     pub rng: (u64, u64),
+    /// The game's result once over: replaying the moves finds a result the rules see, this
+    /// one also keeps a declared result (an illegal action's `illegalmove`).
+    pub outcome: Option<Outcome>,
+    /// The moves played before the episode began (a game given at reset); `max_plies`
+    /// counts from there.
+    pub first_ply: usize,
+}
+
+/// Where an episode starts (see [`DynEnv::reset`]).
+#[derive(Clone, Copy)]
+pub enum Start<'a> {
+    /// The environment's own start position.
+    Default,
+    /// A position as text: a FEEN, or (Xiangqi) a FEN.
+    Text(&'a str),
+    /// A game with its history: the episode goes on from its last position.
+    Game(&'a dyn DynGame),
+}
+
+/// Why an episode cannot start from a finished game: the message names the position and
+/// the result.
+pub fn finished_message(kind: GameKind, what: &str, outcome: Outcome) -> String {
+    format!(
+        "the {kind} position {what} is already over ({}): an episode cannot start from a \
+         finished position",
+        outcome.in_words()
+    )
 }
 
 /// An episode in memory, for a quick save and restore.
@@ -178,6 +208,10 @@ pub trait DynEpisode: Send + Sync {
     fn clone_box(&self) -> Box<dyn DynEpisode>;
     /// Written down.
     fn data(&self) -> EpisodeData;
+    /// Is the episode over?
+    fn ended(&self) -> bool;
+    /// The game so far.
+    fn game(&self) -> &dyn DynGame;
     /// As `Any`, to restore it into an environment of the same game.
     fn as_any(&self) -> &dyn Any;
 }
@@ -194,13 +228,13 @@ pub struct StepOut {
 /// An environment, object-safe for the Python classes.
 pub trait DynEnv: Send {
     fn spec(&self) -> Spec;
-    /// Starts a new episode, from `start` (a FEEN or FEN) when given, else from the
-    /// environment's start position; `seed` reseeds the random source. On error (a position
-    /// that does not read) nothing changed.
+    /// Starts a new episode from `start`; `seed` reseeds the random source. On error (a
+    /// position that does not read, a game of another kind, a finished game) nothing
+    /// changed.
     fn reset(
         &mut self,
         seed: Option<u64>,
-        start: Option<&str>,
+        start: Start<'_>,
         obs: &mut [f32],
         mask: &mut [i8],
     ) -> Result<(), String>;
@@ -233,8 +267,9 @@ pub trait DynEnv: Send {
     fn save(&self) -> Box<dyn DynEpisode>;
     /// Restores a saved episode of the same game.
     fn restore(&mut self, episode: &dyn DynEpisode) -> Result<(), String>;
-    /// Checks that `position` (a FEEN or FEN) is a start position of this game.
-    fn check_position(&self, position: &str) -> Result<(), String>;
+    /// Checks that an episode can start from `start` (a position of this game, a game of
+    /// this kind, not over).
+    fn check_start(&self, start: Start<'_>) -> Result<(), String>;
     /// Restores an episode written down; on error the environment is unchanged.
     fn load(&mut self, data: &EpisodeData) -> Result<(), String>;
 }
@@ -247,6 +282,8 @@ struct Episode<P: GamePosition> {
     agent: Side,
     ended: bool,
     rng: ReplayRng,
+    /// The moves of `game` played before the episode began.
+    first_ply: usize,
 }
 
 impl<P: GamePosition> DynEpisode for Episode<P> {
@@ -277,7 +314,15 @@ impl<P: GamePosition> DynEpisode for Episode<P> {
             agent: self.agent,
             ended: self.ended,
             rng: self.rng.state(),
+            outcome: self.game.outcome(),
+            first_ply: self.first_ply,
         }
+    }
+    fn ended(&self) -> bool {
+        self.ended
+    }
+    fn game(&self) -> &dyn DynGame {
+        &self.game
     }
     fn as_any(&self) -> &dyn Any {
         self
@@ -315,6 +360,90 @@ fn softmax_value(score: Score) -> f64 {
     }
 }
 
+/// The spec of game `P` with `history` earlier positions in the observation.
+pub fn spec_with_history<P: GamePosition>(history: usize) -> Spec {
+    let base = Env::<P>::SPEC;
+    Spec {
+        planes: base.planes + 2 * P::ROLES.len() * history,
+        ..base
+    }
+}
+
+/// The action of move `m` of a position where `side` is to move (the module's encoding).
+#[inline]
+pub fn encode_move<P: GamePosition>(m: P::Move, side: Side) -> usize {
+    let from = view::<P::Square>(m.from().index(), side);
+    let to = view::<P::Square>(m.to().index(), side);
+    (from * P::Square::COUNT + to) * P::Move::CHOICES + m.choice()
+}
+
+/// The move an action stands for in a position where `side` is to move, if the action is
+/// well formed (legal or not).
+pub fn decode_action<P: GamePosition>(action: i64, side: Side) -> Option<P::Move> {
+    let a = usize::try_from(action).ok()?;
+    if a >= Env::<P>::SPEC.actions {
+        return None;
+    }
+    let choice = a % P::Move::CHOICES;
+    let squares = a / P::Move::CHOICES;
+    let from = view::<P::Square>(squares / P::Square::COUNT, side);
+    let to = view::<P::Square>(squares % P::Square::COUNT, side);
+    if from == to {
+        return None;
+    }
+    P::Move::with_choice(
+        P::Square::from_index(from)?,
+        P::Square::from_index(to)?,
+        choice,
+    )
+}
+
+/// Writes the mask of the moves `legal` (of a position where `side` is to move).
+pub fn write_mask<P: GamePosition>(legal: &[P::Move], side: Side, mask: &mut [i8]) {
+    mask.fill(0);
+    for &m in legal {
+        mask[encode_move::<P>(m, side)] = 1;
+    }
+}
+
+/// Writes the observation of `game`'s current position from `me`'s view, with `history`
+/// earlier positions (see the module's help).
+pub fn write_observation<P: GamePosition>(
+    game: &Game<P>,
+    me: Side,
+    history: usize,
+    obs: &mut [f32],
+) {
+    let pos = game.position();
+    let n = P::Square::COUNT;
+    let roles = P::ROLES.len();
+    // The piece planes are cleared; the last two are filled whole below.
+    obs[..2 * roles * n].fill(0.0);
+    pos.for_each_piece(|sq, side, role| {
+        let plane = if side == me { role } else { roles + role };
+        obs[plane * n + view::<P::Square>(sq.index(), me)] = 1.0;
+    });
+    let earlier = game.history().occurrences(pos).count().saturating_sub(1);
+    let rep = earlier.min(3) as f32 / 3.0;
+    obs[2 * roles * n..(2 * roles + 1) * n].fill(rep);
+    let clock = pos.halfmove().min(200) as f32 / 200.0;
+    obs[(2 * roles + 1) * n..(2 * roles + 2) * n].fill(clock);
+    // The earlier positions, latest first, from the same view; zeros before the start.
+    let per = 2 * roles * n;
+    let base = (2 * roles + 2) * n;
+    let positions = game.positions();
+    for j in 1..=history {
+        let out = &mut obs[base + (j - 1) * per..base + j * per];
+        out.fill(0.0);
+        if let Some(i) = positions.len().checked_sub(1 + j) {
+            positions[i].for_each_piece(|sq, side, role| {
+                let plane = if side == me { role } else { roles + role };
+                out[plane * n + view::<P::Square>(sq.index(), me)] = 1.0;
+            });
+        }
+    }
+}
+
 impl<P: GamePosition> Env<P> {
     pub fn new(
         start: P,
@@ -332,6 +461,7 @@ impl<P: GamePosition> Env<P> {
                 agent: agent_side.unwrap_or(Side::First),
                 ended: false,
                 rng: ReplayRng::new(0),
+                first_ply: 0,
             },
             opponent,
             agent_side,
@@ -356,75 +486,21 @@ impl<P: GamePosition> Env<P> {
     }
 
     fn encode_move(&self, m: P::Move) -> usize {
-        let side = self.ep.game.position().turn();
-        let from = view::<P::Square>(m.from().index(), side);
-        let to = view::<P::Square>(m.to().index(), side);
-        (from * P::Square::COUNT + to) * P::Move::CHOICES + m.choice()
+        encode_move::<P>(m, self.ep.game.position().turn())
     }
 
     fn decode_move(&self, action: i64) -> Option<P::Move> {
-        let a = usize::try_from(action).ok()?;
-        if a >= Self::SPEC.actions {
-            return None;
-        }
-        let side = self.ep.game.position().turn();
-        let choice = a % P::Move::CHOICES;
-        let squares = a / P::Move::CHOICES;
-        let from = view::<P::Square>(squares / P::Square::COUNT, side);
-        let to = view::<P::Square>(squares % P::Square::COUNT, side);
-        if from == to {
-            return None;
-        }
-        P::Move::with_choice(
-            P::Square::from_index(from)?,
-            P::Square::from_index(to)?,
-            choice,
-        )
+        decode_action::<P>(action, self.ep.game.position().turn())
     }
 
     fn write(&self, obs: &mut [f32], mask: &mut [i8]) {
-        self.write_obs(self.ep.game.position().turn(), obs);
-        mask.fill(0);
-        for &m in self.ep.legal.iter() {
-            mask[self.encode_move(m)] = 1;
-        }
+        let side = self.ep.game.position().turn();
+        write_observation(&self.ep.game, side, self.history, obs);
+        write_mask::<P>(&self.ep.legal, side, mask);
     }
 
     fn write_obs(&self, me: Side, obs: &mut [f32]) {
-        let pos = self.ep.game.position();
-        let n = P::Square::COUNT;
-        let roles = P::ROLES.len();
-        // The piece planes are cleared; the last two are filled whole below.
-        obs[..2 * roles * n].fill(0.0);
-        pos.for_each_piece(|sq, side, role| {
-            let plane = if side == me { role } else { roles + role };
-            obs[plane * n + view::<P::Square>(sq.index(), me)] = 1.0;
-        });
-        let earlier = self
-            .ep
-            .game
-            .history()
-            .occurrences(pos)
-            .count()
-            .saturating_sub(1);
-        let rep = earlier.min(3) as f32 / 3.0;
-        obs[2 * roles * n..(2 * roles + 1) * n].fill(rep);
-        let clock = pos.halfmove().min(200) as f32 / 200.0;
-        obs[(2 * roles + 1) * n..(2 * roles + 2) * n].fill(clock);
-        // The earlier positions, latest first, from the same view; zeros before the start.
-        let per = 2 * roles * n;
-        let base = (2 * roles + 2) * n;
-        let positions = self.ep.game.positions();
-        for j in 1..=self.history {
-            let out = &mut obs[base + (j - 1) * per..base + j * per];
-            out.fill(0.0);
-            if let Some(i) = positions.len().checked_sub(1 + j) {
-                positions[i].for_each_piece(|sq, side, role| {
-                    let plane = if side == me { role } else { roles + role };
-                    out[plane * n + view::<P::Square>(sq.index(), me)] = 1.0;
-                });
-            }
-        }
+        write_observation(&self.ep.game, me, self.history, obs);
     }
 
     fn play(&mut self, m: P::Move) {
@@ -477,6 +553,40 @@ impl<P: GamePosition> Env<P> {
         })
     }
 
+    /// The game an episode starts with: `start` read, checked to be of this game and not
+    /// over.
+    fn start_game(&self, start: Start<'_>) -> Result<Option<Game<P>>, String> {
+        let kind = self.start.kind();
+        let (game, what) = match start {
+            Start::Default => return Ok(None),
+            Start::Text(text) => (
+                Game::from_position(self.parse_start(text)?),
+                format!("'{}'", text.trim()),
+            ),
+            Start::Game(given) => {
+                let game = given
+                    .as_any()
+                    .downcast_ref::<Game<P>>()
+                    .filter(|_| given.kind() == kind)
+                    .ok_or_else(|| {
+                        format!(
+                            "the game given is a {} game, not {kind}: an episode of this \
+                             environment starts from a {kind} game",
+                            given.kind()
+                        )
+                    })?;
+                (
+                    game.clone(),
+                    format!("of the game given ({})", game.position().to_feen()),
+                )
+            }
+        };
+        match game.outcome() {
+            Some(outcome) => Err(finished_message(kind, &what, outcome)),
+            None => Ok(Some(game)),
+        }
+    }
+
     /// Restores an episode: the game, legal moves and the rest.
     fn set_episode(&mut self, ep: Episode<P>) {
         self.ep = ep;
@@ -521,28 +631,26 @@ fn engine_reply<P: GamePosition>(
 
 impl<P: GamePosition> DynEnv for Env<P> {
     fn spec(&self) -> Spec {
-        Spec {
-            planes: Self::SPEC.planes + 2 * P::ROLES.len() * self.history,
-            ..Self::SPEC
-        }
+        spec_with_history::<P>(self.history)
     }
 
     fn reset(
         &mut self,
         seed: Option<u64>,
-        start: Option<&str>,
+        start: Start<'_>,
         obs: &mut [f32],
         mask: &mut [i8],
     ) -> Result<(), String> {
-        let start = match start {
-            Some(text) => self.parse_start(text)?,
-            None => self.start.clone(),
-        };
+        let given = self.start_game(start)?;
         match seed {
             Some(s) => self.ep.rng = ReplayRng::new(s),
             None => self.ep.rng.renew(),
         }
-        self.ep.game.restart(start);
+        match given {
+            Some(game) => self.ep.game = game,
+            None => self.ep.game.restart(self.start.clone()),
+        }
+        self.ep.first_ply = self.ep.game.moves().len();
         // The engine forgets the last episode, so that a seeded episode repeats exactly.
         if let Opponent::Engine(Some(engine), _) = &mut self.opponent {
             let _ = engine.new_game();
@@ -572,12 +680,19 @@ impl<P: GamePosition> DynEnv for Env<P> {
             return Err("the episode is over; call reset() first".into());
         }
         let mover = self.ep.game.position().turn();
-        let Some(m) = self
-            .decode_move(action)
-            .filter(|m| self.ep.legal.contains(m))
-        else {
-            // An illegal action loses the episode.
+        let decoded = self.decode_move(action);
+        let Some(m) = decoded.filter(|m| self.ep.legal.contains(m)) else {
+            // An illegal action loses the episode, and the game with it: a move that the
+            // arbiter accepts though the history forbids it (Xiongqi's X6) loses by
+            // repetition, as in a game record; any other by an illegal move.
             self.ep.ended = true;
+            let played = decoded.is_some_and(|m| self.ep.game.play(m).is_ok());
+            if !played {
+                self.ep
+                    .game
+                    .declare(Outcome::win(Status::Illegalmove, !mover));
+            }
+            self.refresh();
             self.write(obs, mask);
             return Ok(StepOut {
                 reward: -1.0,
@@ -606,7 +721,7 @@ impl<P: GamePosition> DynEnv for Env<P> {
         let truncated = !terminated
             && self
                 .max_plies
-                .is_some_and(|n| self.ep.game.moves().len() >= n);
+                .is_some_and(|n| self.ep.game.moves().len() - self.ep.first_ply >= n);
         self.ep.ended = terminated || truncated;
         Ok(StepOut {
             reward,
@@ -702,8 +817,8 @@ impl<P: GamePosition> DynEnv for Env<P> {
         Ok(())
     }
 
-    fn check_position(&self, position: &str) -> Result<(), String> {
-        self.parse_start(position).map(|_| ())
+    fn check_start(&self, start: Start<'_>) -> Result<(), String> {
+        self.start_game(start).map(|_| ())
     }
 
     fn load(&mut self, data: &EpisodeData) -> Result<(), String> {
@@ -726,12 +841,24 @@ impl<P: GamePosition> DynEnv for Env<P> {
             game.play(m)
                 .map_err(|e| format!("the state's move {} ({text}): {e}", i + 1))?;
         }
+        if let (Some(outcome), None) = (data.outcome, game.outcome()) {
+            // A result declared outside the rules (an illegal action's).
+            game.declare(outcome);
+        }
+        if data.first_ply > data.moves.len() {
+            return Err(format!(
+                "the state's episode begins at ply {} of a game of {} moves",
+                data.first_ply,
+                data.moves.len()
+            ));
+        }
         let mut ep = Episode {
             game,
             legal: P::Moves::default(),
             agent: data.agent,
             ended: data.ended,
             rng: ReplayRng::replayed(data.rng.0, data.rng.1),
+            first_ply: data.first_ply,
         };
         ep.game.legal_moves_into(&mut ep.legal);
         self.set_episode(ep);
@@ -775,6 +902,18 @@ pub fn new_env(
         max_plies,
         history,
     })
+}
+
+/// The spec of a game with `history` earlier positions in the observation.
+pub fn spec_for(kind: GameKind, history: usize) -> Spec {
+    struct S(usize);
+    impl GameVisitor for S {
+        type Output = Spec;
+        fn visit<P: GamePosition>(self, _: P::Config) -> Spec {
+            spec_with_history::<P>(self.0)
+        }
+    }
+    kind.visit(S(history))
 }
 
 /// The spec of a game without building an environment.

@@ -4,12 +4,26 @@ use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
-use chuhe::{GameKind, Glyphs, MoveNotation, Outcome, PositionFormat, Side, Status};
+use chuhe::{AnyGame, GameKind, Glyphs, MoveNotation, Outcome, PositionFormat, Side, Status};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::core::{new_game, new_game_at, new_pos, DynGame, DynPos};
-use crate::errors::{move_error, position_error, InvalidMoveError};
+use crate::errors::{move_error, position_error, IllegalMoveError, InvalidMoveError};
+use crate::pyenv::{buffer, items, read_action};
+
+/// The most earlier positions an observation shows.
+pub const MAX_HISTORY: usize = 64;
+
+/// Checks an observation's `history` (0 to [`MAX_HISTORY`]).
+pub fn check_history(history: usize) -> PyResult<()> {
+    if history > MAX_HISTORY {
+        return Err(PyValueError::new_err(format!(
+            "history must be 0 to {MAX_HISTORY}, not {history}"
+        )));
+    }
+    Ok(())
+}
 
 /// Reads a game name.
 pub fn parse_kind(name: &str) -> PyResult<GameKind> {
@@ -197,9 +211,34 @@ pub fn _restore_game(
     outcome: Option<(String, Option<String>)>,
 ) -> PyResult<Game> {
     let kind = parse_kind(game)?;
+    let outcome = match outcome {
+        Some((status, winner)) => {
+            let status = status
+                .parse::<Status>()
+                .map_err(|e| PyValueError::new_err(e.to_string()))?;
+            let winner = winner.as_deref().map(side_named).transpose()?;
+            Some(Outcome::new(status, winner))
+        }
+        None => None,
+    };
+    Ok(Game {
+        inner: rebuild(kind, start, halfmove, &moves, outcome)?,
+    })
+}
+
+/// A game of `kind` from `start` (FEN or FEEN) with its half-move clock, the `moves` (in
+/// coordinate form) replayed through the arbiter, then `outcome` declared when the rules
+/// reach none (a resignation, an agreed draw).
+fn rebuild(
+    kind: GameKind,
+    start: &str,
+    halfmove: u32,
+    moves: &[String],
+    outcome: Option<Outcome>,
+) -> PyResult<Box<dyn DynGame>> {
     let mut inner =
         new_game_at(kind, start, halfmove).map_err(|e| position_error(&e, kind.name(), start))?;
-    for text in &moves {
+    for text in moves {
         let feen = inner.to_feen();
         let bits = inner
             .parse(text, Some(MoveNotation::Uci))
@@ -208,14 +247,41 @@ pub fn _restore_game(
             .push_bits(bits)
             .map_err(|e| move_error(&e, text, &feen))?;
     }
-    if let (Some((status, winner)), None) = (outcome, inner.outcome()) {
-        let status = status
-            .parse::<Status>()
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        let winner = winner.as_deref().map(side_named).transpose()?;
-        inner.declare(Outcome::new(status, winner));
+    if let (Some(outcome), None) = (outcome, inner.outcome()) {
+        inner.declare(outcome);
     }
-    Ok(Game { inner })
+    Ok(inner)
+}
+
+/// The `Game` of a game read from a record (PCN or PGN), through its start and moves.
+fn of_record(game: &dyn AnyGame) -> PyResult<Game> {
+    let kind = game.kind();
+    let start = game
+        .start_text(PositionFormat::Fen)
+        .unwrap_or_else(|_| game.start_feen());
+    Ok(Game {
+        inner: rebuild(
+            kind,
+            &start,
+            game.start_halfmove(),
+            &game.moves_uci(),
+            game.outcome(),
+        )?,
+    })
+}
+
+/// Every game of a PGN text, in order (Xiangqi; SAN or the coordinate notations the
+/// `Format` tag names). A game the rules refuse raises `ValueError` with its line.
+#[pyfunction]
+pub fn _read_pgn(text: &str) -> PyResult<Vec<Game>> {
+    let mut games = Vec::new();
+    for (i, read) in chuhe::pgn::read_all(text).enumerate() {
+        let pgn = read.map_err(|refusal| {
+            PyValueError::new_err(format!("PGN game {}: {}", i + 1, refusal.error))
+        })?;
+        games.push(of_record(pgn.game.as_ref())?);
+    }
+    Ok(games)
 }
 
 fn side_named(name: &str) -> PyResult<Side> {
@@ -478,6 +544,135 @@ impl Game {
                 outcome,
             ),
         ))
+    }
+
+    /// The observation of the current position as the environments give it:
+    /// `float32[planes, ranks, files]` from the side to move's view (or `side`'s:
+    /// `"first"`, `"second"`), with the piece planes of `history` earlier positions (0 to
+    /// 64). `chuhe.observe` does many games at once.
+    ///
+    /// ```python
+    /// obs = chuhe.Game("xiangqi").observation(history=2)   # shape (44, 10, 9)
+    /// ```
+    #[pyo3(signature = (history = 0, side = None))]
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        history: usize,
+        side: Option<&str>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        check_history(history)?;
+        let side = match side {
+            Some(name) => side_named(name)?,
+            None => self.inner.turn(),
+        };
+        let spec = self.inner.spec(history);
+        let np = py.import("numpy")?;
+        let obs = np.call_method1("empty", ((spec.planes, spec.ranks, spec.files), "float32"))?;
+        let ob = buffer::<f32>(&obs, spec.obs_len(), "obs")?;
+        // SAFETY: the array was made above and is held for the call.
+        self.inner.observe_as(side, history, unsafe { items(&ob) });
+        Ok(obs)
+    }
+
+    /// The legal actions (the environments' integer encoding, from the side to move's
+    /// view), ascending; none once the game is over.
+    fn legal_actions(&self) -> Vec<usize> {
+        self.inner.legal_actions()
+    }
+
+    /// Plays the move an action stands for (an int of the action space); returns it. An
+    /// action that is no legal move raises `IllegalMoveError`, one outside the space
+    /// `ValueError`; a move the history forbids (Xiongqi's X6) is played and loses, as
+    /// `push` does.
+    fn play_action(&mut self, action: &Bound<'_, PyAny>) -> PyResult<Move> {
+        let spec = self.inner.spec(0);
+        let a = read_action(action, spec.actions)?;
+        let feen = self.inner.to_feen();
+        let bits = self.inner.action_bits(a).ok_or_else(|| {
+            IllegalMoveError::new_err(format!(
+                "action {a} stands for no move in position {feen} (its two squares are one)"
+            ))
+        })?;
+        let pos = self.inner.position();
+        self.inner.push_bits(bits).map_err(|e| {
+            let text = pos
+                .move_text(bits, MoveNotation::Uci)
+                .unwrap_or_else(|_| bits.to_string());
+            move_error(&e, &format!("{text} (action {a})"), &feen)
+        })?;
+        Ok(self.mv(bits, &pos))
+    }
+
+    /// The action of a move of the current position (a `Move` or its text).
+    fn encode_move(&self, move_: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let bits = self.read_move(move_, None)?;
+        self.inner
+            .bits_action(bits)
+            .ok_or_else(|| InvalidMoveError::new_err("not a move of this game"))
+    }
+
+    /// The move an action stands for in the current position (legal or not), or `None`
+    /// when its two squares are one; an action outside the space raises `ValueError`.
+    fn decode_action(&self, action: &Bound<'_, PyAny>) -> PyResult<Option<Move>> {
+        let a = read_action(action, self.inner.spec(0).actions)?;
+        Ok(self
+            .inner
+            .action_bits(a)
+            .map(|bits| self.mv(bits, &self.inner.position())))
+    }
+
+    /// The game as a PCN record (JSON): start, moves in PMN, status and winner once over,
+    /// the game's name in `meta.game`.
+    fn to_pcn(&self) -> String {
+        chuhe::record::to_pcn(self.inner.as_any_game(), &[]).to_json_pretty()
+    }
+
+    /// The game of a PCN record (JSON), every move checked by the rules; its status and
+    /// winner checked too (a result the rules cannot see, such as a resignation, is
+    /// declared).
+    #[staticmethod]
+    fn from_pcn(text: &str) -> PyResult<Game> {
+        let game = chuhe::record::read(text)
+            .map_err(|e| PyValueError::new_err(format!("PCN record: {e}")))?;
+        of_record(game.as_ref())
+    }
+
+    /// The game as PGN (Xiangqi only): `tags` (a dict, or a list of pairs) adds to or
+    /// replaces the default tags; moves in `notation` (`san`, or `iccs`, `wxf`, `chinese`,
+    /// `uci` with a `Format` tag).
+    #[pyo3(signature = (tags = None, notation = "san"))]
+    fn to_pgn(&self, tags: Option<&Bound<'_, PyAny>>, notation: &str) -> PyResult<String> {
+        let tags: Option<Vec<(String, String)>> = match tags {
+            None => None,
+            Some(t) => {
+                let pairs = match t.downcast::<pyo3::types::PyDict>() {
+                    Ok(d) => d.items().into_any(),
+                    Err(_) => t.clone(),
+                };
+                Some(pairs.extract().map_err(|_| {
+                    PyTypeError::new_err("tags: a dict of str to str, or a list of (str, str)")
+                })?)
+            }
+        };
+        let n: MoveNotation = notation
+            .parse()
+            .map_err(|e: chuhe::UnknownNotation| PyValueError::new_err(e.to_string()))?;
+        chuhe::pgn::write_in(
+            self.inner.as_any_game(),
+            &tags.unwrap_or_default(),
+            &[],
+            &[],
+            n,
+        )
+        .map_err(|e| PyValueError::new_err(e.to_string()))
+    }
+
+    /// The first game of a PGN text (see `chuhe.read_pgn` for all of them).
+    #[staticmethod]
+    fn from_pgn(text: &str) -> PyResult<Game> {
+        let pgn = chuhe::pgn::read(text).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        of_record(pgn.game.as_ref())
     }
 
     /// `side` (`"first"` or `"second"`) resigns: the game ends, won by the other side.

@@ -8,6 +8,8 @@ pub mod engine;
 pub mod env;
 pub mod errors;
 pub mod game;
+pub mod mcts;
+pub mod observe;
 pub mod pool;
 pub mod pyenv;
 
@@ -34,10 +36,13 @@ fn _chuhe(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<pyenv::EnvCore>()?;
     m.add_class::<pyenv::VecCore>()?;
     m.add_class::<pyenv::EnvState>()?;
+    m.add_class::<mcts::MctsCore>()?;
     m.add_function(wrap_pyfunction!(pyenv::env_spec, m)?)?;
     m.add_function(wrap_pyfunction!(pyenv::_env_state, m)?)?;
     m.add_function(wrap_pyfunction!(game::_restore_game, m)?)?;
     m.add_function(wrap_pyfunction!(game::_restore_move, m)?)?;
     m.add_function(wrap_pyfunction!(game::_capture_moves_past_end, m)?)?;
+    m.add_function(wrap_pyfunction!(game::_read_pgn, m)?)?;
+    m.add_function(wrap_pyfunction!(observe::_observe_into, m)?)?;
     Ok(())
 }

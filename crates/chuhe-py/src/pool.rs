@@ -85,6 +85,11 @@ impl Pool {
         Pool { shared, workers }
     }
 
+    /// The threads that run a job: the workers and the caller.
+    pub fn threads(&self) -> usize {
+        self.workers.len() + 1
+    }
+
     /// Runs `job` on the calling thread and on every worker that joins in while it runs;
     /// returns once no thread runs it any more. The job shares out its own work (see
     /// [`for_each_chunk`]): any number of threads must complete it. One job at a time

@@ -9,16 +9,22 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use std::sync::{Mutex, MutexGuard};
 
+use crate::core::DynGame;
 use crate::engine::limits;
 use crate::env::{
-    new_env, spec_of, DynEnv, DynEpisode, EngineSettings, EpisodeData, Opponent, StepOut,
+    finished_message, new_env, spec_of, DynEnv, DynEpisode, EngineSettings, EpisodeData, Opponent,
+    Start, StepOut,
 };
-use crate::errors::{position_error, InvalidMoveError};
+use crate::errors::{position_error, InvalidMoveError, InvalidPositionError};
 use crate::game::{parse_kind, Game, Move};
 use crate::pool::{for_each_chunk, Pool};
 
 /// A writable, C-contiguous buffer of `len` items of `T`.
-fn buffer<T: Element>(obj: &Bound<'_, PyAny>, len: usize, what: &str) -> PyResult<PyBuffer<T>> {
+pub(crate) fn buffer<T: Element>(
+    obj: &Bound<'_, PyAny>,
+    len: usize,
+    what: &str,
+) -> PyResult<PyBuffer<T>> {
     let b = PyBuffer::<T>::get(obj).map_err(|e| {
         PyTypeError::new_err(format!("{what}: not an array of the expected dtype ({e})"))
     })?;
@@ -35,7 +41,7 @@ fn buffer<T: Element>(obj: &Bound<'_, PyAny>, len: usize, what: &str) -> PyResul
 /// # Safety
 /// The buffer must stay alive and unaliased while the slice is used.
 #[allow(clippy::mut_from_ref)]
-unsafe fn items<T: Element>(b: &PyBuffer<T>) -> &mut [T] {
+pub(crate) unsafe fn items<T: Element>(b: &PyBuffer<T>) -> &mut [T] {
     std::slice::from_raw_parts_mut(b.buf_ptr() as *mut T, b.item_count())
 }
 
@@ -121,12 +127,55 @@ fn make(game: &str, position: Option<&str>, s: &Settings) -> PyResult<Box<dyn Dy
             s.history
         )));
     }
-    new_env(kind, text, opp, s.agent_side, s.max_plies, s.history)
-        .map_err(|e| position_error(&e, kind.name(), text))
+    let env = new_env(kind, text, opp, s.agent_side, s.max_plies, s.history)
+        .map_err(|e| position_error(&e, kind.name(), text))?;
+    if let Some(outcome) = env.game().outcome() {
+        let what = format!("'{}'", chuhe::quote_input(text));
+        return Err(InvalidPositionError::new_err(finished_message(
+            kind, &what, outcome,
+        )));
+    }
+    Ok(env)
+}
+
+/// The start of a `reset`: a position text or a `Game` (copied, so that the GIL can be
+/// released).
+enum StartArg {
+    Default,
+    Text(String),
+    Game(Box<dyn DynGame>),
+}
+
+impl StartArg {
+    fn read(obj: Option<&Bound<'_, PyAny>>) -> PyResult<StartArg> {
+        let Some(obj) = obj.filter(|o| !o.is_none()) else {
+            return Ok(StartArg::Default);
+        };
+        if let Ok(game) = obj.downcast::<Game>() {
+            return Ok(StartArg::Game(game.borrow().inner.clone_box()));
+        }
+        if let Ok(text) = obj.extract::<String>() {
+            return Ok(StartArg::Text(text));
+        }
+        Err(PyTypeError::new_err(format!(
+            "position: {} is not a str (FEN or FEEN) or a chuhe.Game",
+            obj.repr()
+                .map(|r| r.to_string())
+                .unwrap_or_else(|_| "?".into())
+        )))
+    }
+
+    fn start(&self) -> Start<'_> {
+        match self {
+            StartArg::Default => Start::Default,
+            StartArg::Text(t) => Start::Text(t),
+            StartArg::Game(g) => Start::Game(g.as_ref()),
+        }
+    }
 }
 
 /// Reads an action: an integer (Python's, NumPy's) in `0..actions`.
-fn read_action(obj: &Bound<'_, PyAny>, actions: usize) -> PyResult<i64> {
+pub(crate) fn read_action(obj: &Bound<'_, PyAny>, actions: usize) -> PyResult<i64> {
     if let Ok(v) = obj.extract::<i64>() {
         if (0..actions as i64).contains(&v) {
             return Ok(v);
@@ -169,6 +218,10 @@ fn data_tuple(d: &EpisodeData) -> StateTuple {
     )
 }
 
+/// What a pickle adds to [`StateTuple`] (pickles made before it was added have none): the
+/// game's result (status, winner) once over, and the ply the episode began at.
+type StateExtra = (Option<(String, Option<String>)>, usize);
+
 type StateTuple = (
     String,
     String,
@@ -179,6 +232,13 @@ type StateTuple = (
     u64,
     u64,
 );
+
+impl EnvState {
+    /// The episode's game.
+    pub(crate) fn dyn_game(&self) -> &dyn DynGame {
+        self.episode.game()
+    }
+}
 
 #[pymethods]
 impl EnvState {
@@ -194,10 +254,17 @@ impl EnvState {
         self.episode.data().moves
     }
 
-    fn __reduce__(slf: &Bound<'_, Self>) -> PyResult<(PyObject, (StateTuple,))> {
+    fn __reduce__(slf: &Bound<'_, Self>) -> PyResult<(PyObject, (StateTuple, StateExtra))> {
         let py = slf.py();
         let restore = py.import("chuhe._chuhe")?.getattr("_env_state")?.unbind();
-        Ok((restore, (data_tuple(&slf.get().episode.data()),)))
+        let data = slf.get().episode.data();
+        let outcome = data.outcome.map(|o| {
+            (
+                o.status.as_str().to_string(),
+                o.winner.map(|w| w.as_str().to_string()),
+            )
+        });
+        Ok((restore, (data_tuple(&data), (outcome, data.first_ply))))
     }
 
     fn __copy__(slf: Py<Self>) -> Py<Self> {
@@ -212,10 +279,23 @@ impl EnvState {
 
 /// Rebuilds a saved episode from its pickled form (the moves are replayed and checked).
 #[pyfunction]
+#[pyo3(signature = (data, extra = None))]
 pub fn _env_state(
     data: (String, String, u32, Vec<String>, String, bool, u64, u64),
+    extra: Option<StateExtra>,
 ) -> PyResult<EnvState> {
     let (game, start, halfmove, moves, agent, ended, seed, draws) = data;
+    let (outcome, first_ply) = extra.unwrap_or((None, 0));
+    let outcome = match outcome {
+        Some((status, winner)) => {
+            let status = status
+                .parse::<chuhe::Status>()
+                .map_err(|e| PyValueError::new_err(e.to_string()))?;
+            let winner = winner.as_deref().map(side_of).transpose()?;
+            Some(chuhe::Outcome::new(status, winner))
+        }
+        None => None,
+    };
     let kind = parse_kind(&game)?;
     let data = EpisodeData {
         kind,
@@ -225,6 +305,8 @@ pub fn _env_state(
         agent: side_of(&agent)?,
         ended,
         rng: (seed, draws),
+        outcome,
+        first_ply,
     };
     let mut env = new_env(kind, "start", Opponent::None, None, None, 0)
         .map_err(|e| position_error(&e, kind.name(), "start"))?;
@@ -350,7 +432,8 @@ impl EnvCore {
         (s.files, s.ranks, s.planes, s.choices, s.actions)
     }
 
-    /// Starts an episode (from `position` when given); writes the observation and mask.
+    /// Starts an episode (from `position` when given: a FEN or FEEN, or a `Game` with its
+    /// history); writes the observation and mask. A finished position is refused.
     #[pyo3(signature = (seed, obs, mask, position = None))]
     fn reset(
         &mut self,
@@ -358,8 +441,9 @@ impl EnvCore {
         seed: Option<u64>,
         obs: &Bound<'_, PyAny>,
         mask: &Bound<'_, PyAny>,
-        position: Option<&str>,
+        position: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
+        let start = StartArg::read(position)?;
         let s = self.env().spec();
         let ob = buffer::<f32>(obs, s.obs_len(), "obs")?;
         let mb = buffer::<i8>(mask, s.actions, "mask")?;
@@ -368,11 +452,11 @@ impl EnvCore {
         let searches = self.searches;
         let env = self.env_mut();
         let done = if searches {
-            py.allow_threads(|| env.reset(seed, position, o, m))
+            py.allow_threads(|| env.reset(seed, start.start(), o, m))
         } else {
-            env.reset(seed, position, o, m)
+            env.reset(seed, start.start(), o, m)
         };
-        done.map_err(crate::errors::InvalidPositionError::new_err)
+        done.map_err(InvalidPositionError::new_err)
     }
 
     /// Plays `action` (and the opponent's reply); returns `(reward, terminated, truncated,
@@ -702,7 +786,8 @@ impl VecCore {
     }
 
     /// Starts every episode, environment `i` with `seeds[i]` (`None`: its random source goes
-    /// on), from `position` when given.
+    /// on), from `position` when given (a FEN or FEEN, or a `Game` with its history). A
+    /// finished position is refused.
     #[pyo3(signature = (seeds, obs, mask, position = None))]
     fn reset(
         &mut self,
@@ -710,8 +795,9 @@ impl VecCore {
         seeds: Vec<Option<u64>>,
         obs: &Bound<'_, PyAny>,
         mask: &Bound<'_, PyAny>,
-        position: Option<&str>,
+        position: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
+        let start = StartArg::read(position)?;
         let s = self.spec;
         let envs = self.envs.get_mut().unwrap_or_else(|e| e.into_inner());
         let n = envs.len();
@@ -721,24 +807,23 @@ impl VecCore {
                 seeds.len()
             )));
         }
-        if let Some(text) = position {
-            // Checked once before any environment changes.
-            envs[0]
-                .check_position(text)
-                .map_err(crate::errors::InvalidPositionError::new_err)?;
-        }
+        // Checked once before any environment changes.
+        envs[0]
+            .check_start(start.start())
+            .map_err(InvalidPositionError::new_err)?;
         let ob = buffer::<f32>(obs, n * s.obs_len(), "obs")?;
         let mb = buffer::<i8>(mask, n * s.actions, "mask")?;
         // SAFETY: the buffers are held for the call and are distinct arrays.
         let (o, m) = unsafe { (items(&ob), items(&mb)) };
         let (threads, pool) = (self.threads, &mut self.pool);
         let seeds = &seeds;
+        let start = &start;
         py.allow_threads(|| {
             par_each(pool, threads, envs, o, m, Outputs::default(), |slot| {
-                // The position read above: it reads here too.
+                // The start checked above: it is accepted here too.
                 let _ = slot
                     .env
-                    .reset(seeds[slot.index], position, slot.obs, slot.mask);
+                    .reset(seeds[slot.index], start.start(), slot.obs, slot.mask);
                 StepOut::default()
             })
         });
@@ -778,6 +863,12 @@ impl VecCore {
         // SAFETY: the buffers are held for the call; the caller passes distinct arrays.
         let (a, o, m) = unsafe { (items(&ab), items(&ob), items(&mb)) };
         let a: &[i64] = a;
+        if let Some(i) = envs.iter().position(|e| e.done()) {
+            // Only a restored state can be finished (episodes that end restart at once).
+            return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+                "environment {i}: the episode is over; call reset() first"
+            )));
+        }
         if let Some((i, v)) = a
             .iter()
             .enumerate()
@@ -808,7 +899,7 @@ impl VecCore {
                 if res.terminated || res.truncated || env.done() {
                     slot.final_obs.copy_from_slice(slot.obs);
                     slot.final_mask.copy_from_slice(slot.mask);
-                    let _ = env.reset(None, None, slot.obs, slot.mask);
+                    let _ = env.reset(None, Start::Default, slot.obs, slot.mask);
                 }
                 res
             })
@@ -837,23 +928,50 @@ impl VecCore {
             .collect()
     }
 
-    /// Restores saved episodes (one per environment, of the same game); writes their
-    /// observations and masks. On error nothing changed.
+    /// Restores saved episodes of the same game: one per environment, or into the
+    /// environments `indices` (distinct) only; writes their observations and masks. On
+    /// error nothing changed.
+    #[pyo3(signature = (states, obs, mask, indices = None))]
     fn restore(
         &mut self,
         states: Vec<PyRef<'_, EnvState>>,
         obs: &Bound<'_, PyAny>,
         mask: &Bound<'_, PyAny>,
+        indices: Option<Vec<usize>>,
     ) -> PyResult<()> {
         let s = self.spec;
         let envs = self.envs.get_mut().unwrap_or_else(|e| e.into_inner());
         let n = envs.len();
-        if states.len() != n {
-            return Err(PyValueError::new_err(format!(
-                "{} states given for {n} environments",
-                states.len()
-            )));
-        }
+        let indices = match indices {
+            Some(ix) => {
+                if ix.len() != states.len() {
+                    return Err(PyValueError::new_err(format!(
+                        "{} states given for {} indices",
+                        states.len(),
+                        ix.len()
+                    )));
+                }
+                let mut seen = vec![false; n];
+                for &i in &ix {
+                    if i >= n || std::mem::replace(&mut seen[i], true) {
+                        return Err(PyValueError::new_err(format!(
+                            "indices: {i} is {} (0 to {} for {n} environments, each once)",
+                            if i >= n { "out of range" } else { "repeated" },
+                            n - 1
+                        )));
+                    }
+                }
+                ix
+            }
+            None if states.len() != n => {
+                return Err(PyValueError::new_err(format!(
+                    "{} states given for {n} environments (name their indices to set \
+                     some of them)",
+                    states.len()
+                )));
+            }
+            None => (0..n).collect(),
+        };
         let ob = buffer::<f32>(obs, n * s.obs_len(), "obs")?;
         let mb = buffer::<i8>(mask, n * s.actions, "mask")?;
         let kind = envs[0].game().kind();
@@ -863,17 +981,20 @@ impl VecCore {
                 bad.episode.kind()
             )));
         }
+        if let Some(i) = states.iter().position(|st| st.episode.ended()) {
+            return Err(PyValueError::new_err(format!(
+                "states[{i}] is of a finished episode: a vector environment holds none (an \
+                 episode that ends restarts in the same step)"
+            )));
+        }
         // SAFETY: the buffers are held for the call and are distinct arrays.
         let (o, m) = unsafe { (items(&ob), items(&mb)) };
-        for (((env, st), o), m) in envs
-            .iter_mut()
-            .zip(&states)
-            .zip(o.chunks_mut(s.obs_len()))
-            .zip(m.chunks_mut(s.actions))
-        {
+        let (ol, ml) = (s.obs_len(), s.actions);
+        for (&i, st) in indices.iter().zip(&states) {
+            let env = &mut envs[i];
             env.restore(st.episode.as_ref())
                 .map_err(PyValueError::new_err)?;
-            env.current(o, m);
+            env.current(&mut o[i * ol..(i + 1) * ol], &mut m[i * ml..(i + 1) * ml]);
         }
         Ok(())
     }

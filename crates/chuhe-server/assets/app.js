@@ -43,6 +43,348 @@
     return `${scheme}//${location.host}${path}`;
   }
 
+  // src/board.ts
+  var SVG = "http://www.w3.org/2000/svg";
+  var Board = class {
+    constructor(element, handlers) {
+      this.legal = [];
+      /** The side whose pieces may be premoved (not its turn), or none. */
+      this.premoveSide = null;
+      this.premoveMark = null;
+      this.arrows = [];
+      this.selected = null;
+      this.cursor = null;
+      /** Arrow keys move the cursor only once the player has entered the board with Enter. */
+      this.cursorMode = false;
+      this.press = null;
+      this.suppressClick = false;
+      this.pending = false;
+      this.element = element;
+      this.handlers = handlers;
+      element.addEventListener("pointerdown", (e) => this.onPointerDown(e));
+      element.addEventListener("pointermove", (e) => this.onPointerMove(e));
+      element.addEventListener("pointerup", (e) => this.onPointerUp(e));
+      element.addEventListener("pointercancel", () => this.cancelDrag());
+      element.addEventListener("click", (e) => this.onClick(e));
+      element.addEventListener("contextmenu", (e) => {
+        if (this.premoveMark || this.selected) {
+          e.preventDefault();
+          this.setPremove(null, true);
+          this.select(null);
+        }
+      });
+      element.addEventListener("keydown", (e) => this.onKey(e));
+    }
+    /** Shows a new picture (the server's SVG text) and draws the marks again over it. */
+    setPicture(svg) {
+      this.press = null;
+      this.pending = false;
+      this.element.innerHTML = svg;
+      this.redraw();
+    }
+    /** The moves the player may make now (none: the board only shows). */
+    setMoves(legal) {
+      this.legal = legal;
+      if (this.selected && !this.movesFrom(this.selected).length && !this.canPremoveFrom(this.selected)) this.selected = null;
+      this.redraw();
+    }
+    /** Lets the player premove the pieces of `side` while the other side is to move. */
+    setPremoveSide(side) {
+      this.premoveSide = side;
+      if (!side) this.premoveMark = null;
+      this.redraw();
+    }
+    /** The premove shown (set by the page, or cleared when played or refused). */
+    setPremove(premove, tell = false) {
+      this.premoveMark = premove;
+      if (tell) this.handlers.premove?.(premove);
+      this.redraw();
+    }
+    get premove() {
+      return this.premoveMark;
+    }
+    setArrows(arrows) {
+      this.arrows = arrows;
+      this.redraw();
+    }
+    /** Puts a piece dropped by a move that was refused back where it was. */
+    revert() {
+      this.pending = false;
+      this.element.querySelectorAll("g.piece.dragging, g.piece.dropped").forEach((g) => {
+        g.removeAttribute("transform");
+        g.classList.remove("dragging", "dropped");
+      });
+    }
+    /** Selects a square (its piece's destinations are marked), or none. */
+    select(name) {
+      this.selected = name;
+      this.redraw();
+    }
+    svg() {
+      return this.element.querySelector("svg");
+    }
+    target(name) {
+      return name ? this.element.querySelector(`rect.square[data-square="${name}"]`) : null;
+    }
+    piece(name) {
+      return this.element.querySelector(`g.piece[data-square="${name}"]`);
+    }
+    centre(name) {
+      const r = this.target(name);
+      if (!r) return null;
+      return { x: Number(r.getAttribute("x")) + Number(r.getAttribute("width")) / 2, y: Number(r.getAttribute("y")) + Number(r.getAttribute("height")) / 2 };
+    }
+    cell() {
+      const r = this.element.querySelector("rect.square");
+      return r ? Number(r.getAttribute("width")) : 50;
+    }
+    movesFrom(from) {
+      return this.legal.filter((m) => m.from === from);
+    }
+    canPremoveFrom(from) {
+      return !!this.premoveSide && this.piece(from)?.dataset.side === this.premoveSide;
+    }
+    /** Squares a premove from `from` may go to: any square but those of the side's own pieces
+     * (the move is checked when the turn comes). */
+    premoveTargets(from) {
+      return [...this.element.querySelectorAll("rect.square")].map((r) => r.dataset.square).filter((sq) => sq !== from && this.piece(sq)?.dataset.side !== this.premoveSide);
+    }
+    /** Draws the marks: the classes of the targets, and the page's own layer. */
+    redraw() {
+      const svg = this.svg();
+      if (!svg) return;
+      this.element.querySelectorAll("rect.square").forEach((r) => r.classList.remove("selected", "cursor", "movable", "premovable"));
+      for (const m of this.legal) this.target(m.from)?.classList.add("movable");
+      if (this.premoveSide) {
+        this.element.querySelectorAll(`g.piece[data-side="${this.premoveSide}"]`).forEach((g) => this.target(g.dataset.square)?.classList.add("premovable"));
+      }
+      this.target(this.selected)?.classList.add("selected");
+      if (this.cursorMode) this.target(this.cursor)?.classList.add("cursor");
+      svg.querySelector("g.overlay")?.remove();
+      const layer = document.createElementNS(SVG, "g");
+      layer.setAttribute("class", "overlay");
+      layer.setAttribute("pointer-events", "none");
+      const cell = this.cell();
+      if (this.premoveMark) {
+        for (const sq of [this.premoveMark.from, this.premoveMark.to]) {
+          const c = this.centre(sq);
+          if (c) layer.append(shape("rect", { class: "premove-mark", x: c.x - cell / 2 + 1, y: c.y - cell / 2 + 1, width: cell - 2, height: cell - 2, rx: 6 }));
+        }
+      }
+      if (this.selected) {
+        const targets = this.movesFrom(this.selected).map((m) => m.to);
+        const premoves = !targets.length && this.canPremoveFrom(this.selected) ? this.premoveTargets(this.selected) : [];
+        for (const sq of /* @__PURE__ */ new Set([...targets, ...premoves])) {
+          const c = this.centre(sq);
+          if (!c) continue;
+          const taken = this.piece(sq);
+          const kind = premoves.length ? "premove-" : "";
+          if (taken) layer.append(shape("circle", { class: `${kind}capture-ring`, cx: c.x, cy: c.y, r: cell * 0.46, "data-square": sq }));
+          else layer.append(shape("circle", { class: `${kind}move-dot`, cx: c.x, cy: c.y, r: cell * 0.14, "data-square": sq }));
+        }
+      }
+      for (const a of this.arrows) {
+        const from = this.centre(a.from), to = this.centre(a.to);
+        if (!from || !to) continue;
+        const weight = a.weight ?? 1;
+        const dx = to.x - from.x, dy = to.y - from.y;
+        const length = Math.hypot(dx, dy) || 1;
+        const end = { x: to.x - dx / length * cell * 0.25, y: to.y - dy / length * cell * 0.25 };
+        const width = cell * (weight === 1 ? 0.17 : 0.11);
+        const line = shape("line", { class: `analysis-arrow${weight === 1 ? " best" : ""}`, x1: from.x, y1: from.y, x2: end.x, y2: end.y, "stroke-width": width, "stroke-linecap": "round", "data-move": `${a.from}${a.to}` });
+        const head = shape("polygon", { class: `analysis-arrow-head${weight === 1 ? " best" : ""}`, points: arrowHead(end, dx / length, dy / length, width * 2.2) });
+        layer.append(line, head);
+      }
+      const firstTarget = svg.querySelector("rect.square");
+      svg.insertBefore(layer, firstTarget);
+    }
+    /** A square picked by a click, a tap or the keyboard. */
+    pick(name) {
+      if (this.pending) return;
+      const from = this.selected;
+      if (from && from !== name) {
+        const moves = this.movesFrom(from).filter((m) => m.to === name);
+        if (moves.length) {
+          this.selected = null;
+          this.redraw();
+          this.handlers.move(moves);
+          return;
+        }
+        if (this.canPremoveFrom(from) && this.premoveTargets(from).includes(name)) {
+          this.selected = null;
+          this.setPremove({ from, to: name }, true);
+          return;
+        }
+      }
+      if (this.premoveMark && !from) this.setPremove(null, true);
+      this.selected = (this.movesFrom(name).length || this.canPremoveFrom(name)) && from !== name ? name : null;
+      this.redraw();
+    }
+    squareAt(event) {
+      const hit = document.elementFromPoint(event.clientX, event.clientY);
+      return hit?.dataset?.square;
+    }
+    /** A screen point in the picture's units. */
+    svgPoint(event) {
+      const svg = this.svg();
+      const matrix = svg?.getScreenCTM();
+      if (!svg || !matrix) return null;
+      const p = new DOMPoint(event.clientX, event.clientY).matrixTransform(matrix.inverse());
+      return { x: p.x, y: p.y };
+    }
+    // A press and a release on one square pick it; a press, a drag and a release on another
+    // square play the move between them, the piece following the pointer meanwhile. Both are
+    // done on the release, not on the click that may follow it (a tap whose finger moved a
+    // little makes no click); that click is then skipped. A click with no press before it
+    // (assistive tools) still picks.
+    onPointerDown(event) {
+      this.suppressClick = false;
+      if (event.button !== 0) return;
+      const from = this.squareAt(event);
+      const start = this.svgPoint(event);
+      if (!from || !start) return;
+      this.press = { from, start, pointer: event.pointerId, dragging: false };
+      if (this.movesFrom(from).length || this.canPremoveFrom(from)) {
+        try {
+          this.element.setPointerCapture(event.pointerId);
+        } catch {
+        }
+      }
+    }
+    onPointerMove(event) {
+      const press = this.press;
+      if (!press || press.pointer !== event.pointerId || this.pending) return;
+      const at = this.svgPoint(event);
+      if (!at) return;
+      if (!press.dragging) {
+        if (Math.hypot(at.x - press.start.x, at.y - press.start.y) < this.cell() * 0.15) return;
+        if (!this.movesFrom(press.from).length && !this.canPremoveFrom(press.from)) return;
+        press.dragging = true;
+        this.selected = press.from;
+        this.redraw();
+        const g2 = this.piece(press.from);
+        if (g2) {
+          g2.classList.add("dragging");
+          this.svg()?.append(g2);
+        }
+      }
+      const g = this.piece(press.from);
+      const c = this.centre(press.from);
+      if (g && c) g.setAttribute("transform", `translate(${at.x - c.x} ${at.y - c.y})`);
+    }
+    onPointerUp(event) {
+      const press = this.press;
+      this.press = null;
+      if (!press || press.pointer !== event.pointerId) return;
+      const to = this.squareAt(event);
+      this.suppressClick = true;
+      if (!press.dragging) {
+        if (to === press.from) this.pick(to);
+        else if (to) {
+          if (this.movesFrom(press.from).some((m) => m.to === to)) {
+            this.selected = press.from;
+            this.pick(to);
+          }
+        }
+        return;
+      }
+      const g = this.piece(press.from);
+      const moves = to ? this.movesFrom(press.from).filter((m) => m.to === to) : [];
+      if (moves.length && g && to) {
+        const c = this.centre(press.from), d = this.centre(to);
+        if (c && d) g.setAttribute("transform", `translate(${d.x - c.x} ${d.y - c.y})`);
+        g.classList.replace("dragging", "dropped");
+        this.pending = true;
+        this.selected = null;
+        this.redraw();
+        this.handlers.move(moves);
+        return;
+      }
+      this.revert();
+      if (to && to !== press.from && this.canPremoveFrom(press.from) && this.premoveTargets(press.from).includes(to)) {
+        this.selected = null;
+        this.setPremove({ from: press.from, to }, true);
+        return;
+      }
+      this.selected = press.from;
+      this.redraw();
+    }
+    cancelDrag() {
+      this.press = null;
+      this.revert();
+    }
+    onClick(event) {
+      if (this.suppressClick) {
+        this.suppressClick = false;
+        return;
+      }
+      const name = event.target.dataset?.square;
+      if (name) this.pick(name);
+    }
+    /** Is the keyboard cursor in use (arrow keys belong to the board)? */
+    get keyboardCursor() {
+      return this.cursorMode;
+    }
+    // Keyboard: Enter enters the board (a cursor appears on a piece that can move); then the
+    // arrow keys move the cursor over the squares as seen on the screen, Enter or Space picks,
+    // Escape lets go of the piece picked, or else leaves. Outside the cursor the arrow keys are the page's (stepping
+    // through the moves).
+    onKey(event) {
+      const squares = [...this.element.querySelectorAll("rect.square")];
+      if (!squares.length) return;
+      if (!this.cursorMode) {
+        if (event.key === "Enter" || event.key === " ") {
+          event.preventDefault();
+          this.cursorMode = true;
+          this.cursor = this.selected || this.legal[0]?.from || squares[0].dataset.square || null;
+          this.redraw();
+        }
+        return;
+      }
+      const box = (r) => ({ x: Number(r.getAttribute("x")), y: Number(r.getAttribute("y")) });
+      const step = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[event.key];
+      if (step) {
+        event.preventDefault();
+        event.stopPropagation();
+        const current3 = this.target(this.cursor);
+        if (!current3) {
+          this.cursor = squares[0].dataset.square || null;
+        } else {
+          const here = box(current3);
+          let best = null;
+          for (const r of squares) {
+            const b = box(r);
+            const dx = b.x - here.x, dy = b.y - here.y;
+            const along = step[0] ? dx * step[0] : dy * step[1];
+            const across = step[0] ? Math.abs(dy) : Math.abs(dx);
+            if (along > 0 && across < 1 && (!best || along < best.along)) best = { along, name: r.dataset.square };
+          }
+          if (best) this.cursor = best.name;
+        }
+        this.redraw();
+      } else if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        if (this.cursor) this.pick(this.cursor);
+      } else if (event.key === "Escape") {
+        if (this.selected) this.selected = null;
+        else this.cursorMode = false;
+        this.redraw();
+      }
+    }
+  };
+  function shape(tag2, attrs) {
+    const el = document.createElementNS(SVG, tag2);
+    for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+    return el;
+  }
+  function arrowHead(tip, ux, uy, size) {
+    const back = { x: tip.x - ux * size, y: tip.y - uy * size };
+    const left = { x: back.x - uy * size * 0.6, y: back.y + ux * size * 0.6 };
+    const right = { x: back.x + uy * size * 0.6, y: back.y - ux * size * 0.6 };
+    const tipOut = { x: tip.x + ux * size * 0.35, y: tip.y + uy * size * 0.35 };
+    return [tipOut, left, right].map((p) => `${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(" ");
+  }
+
   // src/dom.ts
   function h(tag2, attrs = {}, ...children) {
     const el = document.createElement(tag2);
@@ -78,9 +420,6 @@
     if (!el) throw new Error(`no element ${selector}`);
     return el;
   }
-  function $$(selector, root = document) {
-    return [...root.querySelectorAll(selector)];
-  }
   function link(href, ...children) {
     return h("a", { href }, ...children);
   }
@@ -90,6 +429,7 @@
     "nav.play": "对弈",
     "nav.archive": "棋局库",
     "nav.leaderboard": "排行榜",
+    "nav.analysis": "分析",
     "nav.login": "登录",
     "nav.signup": "注册",
     "nav.account": "账户",
@@ -100,6 +440,9 @@
     "title.game": "{game} — 楚河",
     "title.turn": "{turn} — {game} — 楚河",
     "title.your_turn": "轮到你走 — {game} — 楚河",
+    "title.analysis": "分析棋盘 — chuhe",
+    "title.analysis_turn": "{turn}走 — {game}分析 — chuhe",
+    "title.editor": "棋盘编辑器 — chuhe",
     "game.xiangqi": "象棋",
     "game.xiongqi": "熊棋",
     "game.xiangqi-capture": "象棋（吃将规则）",
@@ -198,6 +541,9 @@
     "play.take_back": "悔棋",
     "play.flip": "翻转棋盘",
     "play.latin": "拉丁字母",
+    "play.sound_off": "关闭声音",
+    "play.sound_on": "打开声音",
+    "play.analyse": "分析",
     "play.chinese": "汉字棋子",
     "play.rematch": "再来一局",
     "play.rematch_offered": "已提议再来一局…",
@@ -223,13 +569,50 @@
     "play.back": "后退一步",
     "play.forward": "前进一步",
     "play.now": "到最新一步",
-    "play.board": "棋盘：方向键移动光标，回车选子和落点",
+    "play.board": "棋盘：按回车用键盘走棋（方向键移动光标，回车选子和落点，Esc 退出）；←/→ 逐步查看着法",
     "play.moves": "着法",
     "play.notation": "着法记法",
     "notation.coords": "坐标",
     "notation.wxf": "坐标和 WXF",
     "notation.chinese": "中文（炮二平五）",
     "play.casual": "不计分",
+    "analysis.title": "分析",
+    "analysis.eval_bar": "局面评估",
+    "analysis.engine": "引擎",
+    "analysis.lines": "变着数",
+    "analysis.promote": "设为主线",
+    "analysis.delete": "从此删除",
+    "analysis.edit": "编辑棋盘",
+    "analysis.to_game": "返回对局",
+    "analysis.no_moves": "在棋盘上走子，或点击引擎变着中的一步。",
+    "analysis.disconnected": "引擎：正在重新连接…",
+    "analysis.off": "引擎已关闭",
+    "analysis.over": "此局面对局已结束",
+    "analysis.starting": "引擎：正在启动…",
+    "analysis.queued": "引擎：排队中（前面还有 {ahead} 个）",
+    "analysis.depth": "深度 {depth} · 每秒 {speed} 千节点",
+    "analysis.paused": "引擎：暂停让位给对局，稍后继续",
+    "analysis.done": "引擎：已完成，深度 {depth}",
+    "analysis.error": "引擎：被拒绝",
+    "analysis.depth_short": "深{depth}",
+    "review.title": "电脑复盘",
+    "review.request": "请求电脑复盘",
+    "review.progress": "复盘中：{done} / {total} 个局面",
+    "review.budget": "每个局面搜索 {nodes} 个节点。",
+    "review.chart": "每步后的局面评估",
+    "review.accuracy": "准确度",
+    "review.inaccuracies": "缓着",
+    "review.mistakes": "错着",
+    "review.blunders": "败着",
+    "editor.title": "棋盘编辑器",
+    "editor.board": "棋盘：点击棋位放置所选棋子，再点一次移除",
+    "editor.game": "棋种",
+    "editor.turn": "轮到",
+    "editor.eraser": "橡皮擦",
+    "editor.start": "初始局面",
+    "editor.clear": "清空棋盘",
+    "editor.valid": "规则接受此局面。",
+    "editor.analyse": "分析此局面",
     "play.rated": "计分",
     "result.checkmate": "{winner}胜：将死",
     "result.stalemate": "{winner}胜：{loser}困毙",
@@ -352,7 +735,28 @@
     "error.too_many_games": "新对局太多了：请稍等。",
     "error.database_unavailable": "数据库暂时不可用，请再试一次。",
     "error.network": "无法连接服务器。",
-    "error.board": "棋盘无法绘制（{why}）。"
+    "error.board": "棋盘无法绘制（{why}）。",
+    "error.bad_position": "规则不接受此局面：{message}",
+    "setup.board_size": "棋盘为 {size}，本棋应为 {want}",
+    "setup.soldier_mark": "“{piece}”的写法与兵卒所在位置不符，应写作“{want}”",
+    "setup.unknown_piece": "“{piece}”不是本棋的棋子",
+    "setup.style": "棋风写作 {style}，应写作 {want}",
+    "setup.no_general": "{side}没有将帅",
+    "setup.generals_count": "{side}有 {n} 个将帅，每方只能有一个",
+    "setup.terminals_count": "{side}有 {n} 个将帅或龙，每方最多一个",
+    "setup.general_outside_palace": "{side}的将帅在九宫之外",
+    "setup.advisor_point": "{side}的士不能在此位置（只能在九宫四角和中心）",
+    "setup.elephant_point": "{side}的象不能在此位置（只能在己方七个象位）",
+    "setup.soldier_behind": "{side}的兵卒在起始线之后，兵卒永远走不到那里",
+    "setup.not_to_move_in_check": "不走棋的一方（{side}）正被将军（将帅在 {square}）：没有合法着法能走成此局面",
+    "setup.too_many_pieces": "棋盘和手中共有 {n} 枚棋子，多于 {squares} 个格子",
+    "setup.dragon_with_general": "{dragon} 有龙而 {general} 有将：将会同时变成龙",
+    "setup.generals_face": "{a} 和 {b} 的将帅对面：它们本该已变成龙",
+    "setup.hand": "{side}的手中",
+    "error.bad_game": "没有这种棋。",
+    "error.analysis_busy": "引擎繁忙：请 {retry_after} 秒后再试。",
+    "error.game_not_over": "对局尚未结束。",
+    "error.no_review": "此对局尚无复盘。"
   };
 
   // src/lang/zh-Hant.ts
@@ -360,6 +764,7 @@
     "nav.play": "對弈",
     "nav.archive": "棋局庫",
     "nav.leaderboard": "排行榜",
+    "nav.analysis": "分析",
     "nav.login": "登入",
     "nav.signup": "註冊",
     "nav.account": "帳號",
@@ -370,6 +775,9 @@
     "title.game": "{game} — 楚河",
     "title.turn": "{turn} — {game} — 楚河",
     "title.your_turn": "輪到你走 — {game} — 楚河",
+    "title.analysis": "分析棋盤 — chuhe",
+    "title.analysis_turn": "{turn}走 — {game}分析 — chuhe",
+    "title.editor": "棋盤編輯器 — chuhe",
     "game.xiangqi": "象棋",
     "game.xiongqi": "熊棋",
     "game.xiangqi-capture": "象棋（吃將規則）",
@@ -468,6 +876,9 @@
     "play.take_back": "悔棋",
     "play.flip": "翻轉棋盤",
     "play.latin": "拉丁字母",
+    "play.sound_off": "關閉聲音",
+    "play.sound_on": "打開聲音",
+    "play.analyse": "分析",
     "play.chinese": "漢字棋子",
     "play.rematch": "再來一局",
     "play.rematch_offered": "已提議再來一局…",
@@ -493,13 +904,50 @@
     "play.back": "後退一步",
     "play.forward": "前進一步",
     "play.now": "到最新一步",
-    "play.board": "棋盤：方向鍵移動游標，回車選子和落點",
+    "play.board": "棋盤：按回車用鍵盤走棋（方向鍵移動游標，回車選子和落點，Esc 退出）；←/→ 逐步查看著法",
     "play.moves": "著法",
     "play.notation": "著法記法",
     "notation.coords": "座標",
     "notation.wxf": "座標和 WXF",
     "notation.chinese": "中文（炮二平五）",
     "play.casual": "不計分",
+    "analysis.title": "分析",
+    "analysis.eval_bar": "局面評估",
+    "analysis.engine": "引擎",
+    "analysis.lines": "變著數",
+    "analysis.promote": "設為主線",
+    "analysis.delete": "從此刪除",
+    "analysis.edit": "編輯棋盤",
+    "analysis.to_game": "返回對局",
+    "analysis.no_moves": "在棋盤上走子，或點擊引擎變著中的一步。",
+    "analysis.disconnected": "引擎：正在重新連線…",
+    "analysis.off": "引擎已關閉",
+    "analysis.over": "此局面對局已結束",
+    "analysis.starting": "引擎：正在啟動…",
+    "analysis.queued": "引擎：排隊中（前面還有 {ahead} 個）",
+    "analysis.depth": "深度 {depth} · 每秒 {speed} 千節點",
+    "analysis.paused": "引擎：暫停讓位給對局，稍後繼續",
+    "analysis.done": "引擎：已完成，深度 {depth}",
+    "analysis.error": "引擎：被拒絕",
+    "analysis.depth_short": "深{depth}",
+    "review.title": "電腦覆盤",
+    "review.request": "請求電腦覆盤",
+    "review.progress": "覆盤中：{done} / {total} 個局面",
+    "review.budget": "每個局面搜尋 {nodes} 個節點。",
+    "review.chart": "每步後的局面評估",
+    "review.accuracy": "準確度",
+    "review.inaccuracies": "緩著",
+    "review.mistakes": "錯著",
+    "review.blunders": "敗著",
+    "editor.title": "棋盤編輯器",
+    "editor.board": "棋盤：點擊棋位放置所選棋子，再點一次移除",
+    "editor.game": "棋種",
+    "editor.turn": "輪到",
+    "editor.eraser": "橡皮擦",
+    "editor.start": "初始局面",
+    "editor.clear": "清空棋盤",
+    "editor.valid": "規則接受此局面。",
+    "editor.analyse": "分析此局面",
     "play.rated": "計分",
     "result.checkmate": "{winner}勝：將死",
     "result.stalemate": "{winner}勝：{loser}困斃",
@@ -622,7 +1070,28 @@
     "error.too_many_games": "新對局太多了：請稍等。",
     "error.database_unavailable": "資料庫暫時不可用，請再試一次。",
     "error.network": "無法連線伺服器。",
-    "error.board": "棋盤無法繪製（{why}）。"
+    "error.board": "棋盤無法繪製（{why}）。",
+    "error.bad_position": "規則不接受此局面：{message}",
+    "setup.board_size": "棋盤為 {size}，本棋應為 {want}",
+    "setup.soldier_mark": "「{piece}」的寫法與兵卒所在位置不符，應寫作「{want}」",
+    "setup.unknown_piece": "「{piece}」不是本棋的棋子",
+    "setup.style": "棋風寫作 {style}，應寫作 {want}",
+    "setup.no_general": "{side}沒有將帥",
+    "setup.generals_count": "{side}有 {n} 個將帥，每方只能有一個",
+    "setup.terminals_count": "{side}有 {n} 個將帥或龍，每方最多一個",
+    "setup.general_outside_palace": "{side}的將帥在九宮之外",
+    "setup.advisor_point": "{side}的士不能在此位置（只能在九宮四角和中心）",
+    "setup.elephant_point": "{side}的象不能在此位置（只能在己方七個象位）",
+    "setup.soldier_behind": "{side}的兵卒在起始線之後，兵卒永遠走不到那裡",
+    "setup.not_to_move_in_check": "不走棋的一方（{side}）正被將軍（將帥在 {square}）：沒有合法著法能走成此局面",
+    "setup.too_many_pieces": "棋盤和手中共有 {n} 枚棋子，多於 {squares} 個格子",
+    "setup.dragon_with_general": "{dragon} 有龍而 {general} 有將：將會同時變成龍",
+    "setup.generals_face": "{a} 和 {b} 的將帥對面：它們本該已變成龍",
+    "setup.hand": "{side}的手中",
+    "error.bad_game": "沒有這種棋。",
+    "error.analysis_busy": "引擎繁忙：請 {retry_after} 秒後再試。",
+    "error.game_not_over": "對局尚未結束。",
+    "error.no_review": "此對局尚無覆盤。"
   };
 
   // src/lang/vi.ts
@@ -630,6 +1099,7 @@
     "nav.play": "Chơi",
     "nav.archive": "Kho ván cờ",
     "nav.leaderboard": "Bảng xếp hạng",
+    "nav.analysis": "Phân tích",
     "nav.login": "Đăng nhập",
     "nav.signup": "Đăng ký",
     "nav.account": "Tài khoản",
@@ -640,6 +1110,9 @@
     "title.game": "{game} — chuhe",
     "title.turn": "{turn} — {game} — chuhe",
     "title.your_turn": "Đến lượt bạn — {game} — chuhe",
+    "title.analysis": "Bàn phân tích — chuhe",
+    "title.analysis_turn": "{turn} đi — phân tích {game} — chuhe",
+    "title.editor": "Trình sửa bàn cờ — chuhe",
     "game.xiangqi": "Cờ tướng",
     "game.xiongqi": "Xiongqi",
     "game.xiangqi-capture": "Cờ tướng (luật ăn tướng)",
@@ -738,6 +1211,9 @@
     "play.take_back": "Đi lại",
     "play.flip": "Xoay bàn cờ",
     "play.latin": "Chữ La-tinh",
+    "play.sound_off": "Tắt âm thanh",
+    "play.sound_on": "Bật âm thanh",
+    "play.analyse": "Phân tích",
     "play.chinese": "Chữ Hán",
     "play.rematch": "Chơi lại",
     "play.rematch_offered": "Đã mời chơi lại…",
@@ -763,13 +1239,50 @@
     "play.back": "lùi một nước",
     "play.forward": "tiến một nước",
     "play.now": "đến nước mới nhất",
-    "play.board": "bàn cờ: phím mũi tên di chuyển con trỏ, Enter chọn quân và ô đến",
+    "play.board": "bàn cờ: nhấn Enter để dùng bàn phím (phím mũi tên di chuyển con trỏ, Enter chọn quân và ô đến, Escape để thoát); ←/→ xem lần lượt các nước",
     "play.moves": "các nước đi",
     "play.notation": "Ghi nước đi bằng",
     "notation.coords": "tọa độ",
     "notation.wxf": "tọa độ và WXF",
     "notation.chinese": "chữ Hán (炮二平五)",
     "play.casual": "Giao hữu",
+    "analysis.title": "Phân tích",
+    "analysis.eval_bar": "đánh giá thế cờ",
+    "analysis.engine": "Máy",
+    "analysis.lines": "Số biến",
+    "analysis.promote": "Đặt làm biến chính",
+    "analysis.delete": "Xoá từ nước này",
+    "analysis.edit": "Sửa bàn cờ",
+    "analysis.to_game": "Về ván cờ",
+    "analysis.no_moves": "Hãy đi một quân trên bàn cờ, hoặc bấm vào một nước trong các biến của máy.",
+    "analysis.disconnected": "máy: đang kết nối lại…",
+    "analysis.off": "máy đã tắt",
+    "analysis.over": "ván cờ đã kết thúc ở thế này",
+    "analysis.starting": "máy: đang bắt đầu…",
+    "analysis.queued": "máy: đang chờ (còn {ahead} lượt trước)",
+    "analysis.depth": "độ sâu {depth} · {speed} nghìn nút/giây",
+    "analysis.paused": "máy: tạm dừng cho một ván đấu, sẽ tiếp tục",
+    "analysis.done": "máy: xong ở độ sâu {depth}",
+    "analysis.error": "máy: bị từ chối",
+    "analysis.depth_short": "đs {depth}",
+    "review.title": "Máy phân tích ván cờ",
+    "review.request": "Yêu cầu máy phân tích",
+    "review.progress": "Đang phân tích: {done} / {total} thế cờ",
+    "review.budget": "Mỗi thế cờ được tính {nodes} nút.",
+    "review.chart": "đánh giá sau mỗi nước",
+    "review.accuracy": "Độ chính xác",
+    "review.inaccuracies": "Nước chưa chính xác",
+    "review.mistakes": "Nước sai",
+    "review.blunders": "Nước hỏng",
+    "editor.title": "Trình sửa bàn cờ",
+    "editor.board": "bàn cờ: bấm vào một ô để đặt quân đã chọn, bấm lần nữa để bỏ",
+    "editor.game": "Loại cờ",
+    "editor.turn": "Lượt đi",
+    "editor.eraser": "Tẩy",
+    "editor.start": "Thế ban đầu",
+    "editor.clear": "Xoá bàn cờ",
+    "editor.valid": "Luật chấp nhận thế cờ này.",
+    "editor.analyse": "Phân tích thế cờ này",
     "play.rated": "Tính điểm",
     "result.checkmate": "{winner} thắng: chiếu hết",
     "result.stalemate": "{winner} thắng: {loser} hết nước đi",
@@ -892,7 +1405,28 @@
     "error.too_many_games": "Quá nhiều ván mới: hãy chờ một chút.",
     "error.database_unavailable": "Cơ sở dữ liệu tạm thời không dùng được; hãy thử lại.",
     "error.network": "Không kết nối được máy chủ.",
-    "error.board": "Không vẽ được bàn cờ ({why})."
+    "error.board": "Không vẽ được bàn cờ ({why}).",
+    "error.bad_position": "Luật không chấp nhận thế cờ này: {message}",
+    "setup.board_size": "bàn cờ có kích thước {size}; trò chơi này chơi trên {want}",
+    "setup.soldier_mark": "“{piece}” viết không đúng với vị trí của quân tốt; hãy viết “{want}”",
+    "setup.unknown_piece": "“{piece}” không phải là quân của trò chơi này",
+    "setup.style": "kiểu được viết là {style}; hãy viết {want}",
+    "setup.no_general": "bên {side} không có tướng",
+    "setup.generals_count": "bên {side} có {n} tướng; mỗi bên có đúng một",
+    "setup.terminals_count": "bên {side} có {n} tướng hoặc rồng; mỗi bên có nhiều nhất một",
+    "setup.general_outside_palace": "tướng của bên {side} đứng ngoài cung",
+    "setup.advisor_point": "sĩ của bên {side} không bao giờ đứng được ở đây (chỉ ở bốn góc và tâm cung)",
+    "setup.elephant_point": "tượng của bên {side} không bao giờ đứng được ở đây (chỉ ở bảy điểm bên mình)",
+    "setup.soldier_behind": "tốt của bên {side} đứng sau hàng xuất phát, nơi nó không bao giờ đến được",
+    "setup.not_to_move_in_check": "bên không đi ({side}) đang bị chiếu (tướng ở {square}): không nước đi hợp lệ nào dẫn đến thế cờ này",
+    "setup.too_many_pieces": "{n} quân trên bàn và trong tay, nhiều hơn {squares} ô",
+    "setup.dragon_with_general": "rồng ở {dragon} cùng tướng ở {general}: các tướng hóa rồng cùng lúc",
+    "setup.generals_face": "hai tướng ở {a} và {b} đối mặt nhau: lẽ ra chúng đã hóa rồng",
+    "setup.hand": "tay của bên {side}",
+    "error.bad_game": "Không có loại cờ này.",
+    "error.analysis_busy": "Máy đang bận: thử lại sau {retry_after} giây.",
+    "error.game_not_over": "Ván cờ chưa kết thúc.",
+    "error.no_review": "Ván cờ này chưa được phân tích."
   };
 
   // src/i18n.ts
@@ -901,6 +1435,7 @@
     "nav.play": "Play",
     "nav.archive": "Archive",
     "nav.leaderboard": "Leaderboard",
+    "nav.analysis": "Analysis",
     "nav.login": "Log in",
     "nav.signup": "Sign up",
     "nav.account": "Account",
@@ -911,6 +1446,9 @@
     "title.game": "{game} — chuhe",
     "title.turn": "{turn} — {game} — chuhe",
     "title.your_turn": "Your move — {game} — chuhe",
+    "title.analysis": "Analysis board — chuhe",
+    "title.analysis_turn": "{turn} to move — analysis of {game} — chuhe",
+    "title.editor": "Board editor — chuhe",
     // games and sides
     "game.xiangqi": "Xiangqi",
     "game.xiongqi": "Xiongqi",
@@ -1014,6 +1552,9 @@
     "play.take_back": "Take back",
     "play.flip": "Flip board",
     "play.latin": "Latin letters",
+    "play.sound_off": "Sound off",
+    "play.sound_on": "Sound on",
+    "play.analyse": "Analyse",
     "play.chinese": "Chinese characters",
     "play.rematch": "Rematch",
     "play.rematch_offered": "Rematch offered…",
@@ -1039,13 +1580,50 @@
     "play.back": "one move back",
     "play.forward": "one move forward",
     "play.now": "go to the last move",
-    "play.board": "board: arrow keys move the cursor, Enter picks a piece and its destination",
+    "play.board": "board: Enter to use the keyboard (arrow keys move the cursor, Enter picks a piece and its destination, Escape leaves); ←/→ step through the moves",
     "play.moves": "moves",
     "play.notation": "Moves in",
     "notation.coords": "coordinates",
     "notation.wxf": "coordinates and WXF",
     "notation.chinese": "Chinese (炮二平五)",
     "play.casual": "Casual",
+    "analysis.title": "Analysis",
+    "analysis.eval_bar": "evaluation",
+    "analysis.engine": "Engine",
+    "analysis.lines": "Lines",
+    "analysis.promote": "Make main line",
+    "analysis.delete": "Delete from here",
+    "analysis.edit": "Edit the board",
+    "analysis.to_game": "Back to the game",
+    "analysis.no_moves": "Move a piece on the board, or click a move of the engine's lines.",
+    "analysis.disconnected": "engine: reconnecting…",
+    "analysis.off": "engine off",
+    "analysis.over": "the game is over here",
+    "analysis.starting": "engine: starting…",
+    "analysis.queued": "engine: waiting ({ahead} ahead)",
+    "analysis.depth": "depth {depth} · {speed} k nodes/s",
+    "analysis.paused": "engine: paused for a game, back soon",
+    "analysis.done": "engine: finished at depth {depth}",
+    "analysis.error": "engine: refused",
+    "analysis.depth_short": "d{depth}",
+    "review.title": "Computer review",
+    "review.request": "Request a computer review",
+    "review.progress": "Reviewing: {done} of {total} positions",
+    "review.budget": "Each position searched to {nodes} nodes.",
+    "review.chart": "evaluation after each move",
+    "review.accuracy": "Accuracy",
+    "review.inaccuracies": "Inaccuracies",
+    "review.mistakes": "Mistakes",
+    "review.blunders": "Blunders",
+    "editor.title": "Board editor",
+    "editor.board": "board: click a square to put the chosen piece there, again to take it off",
+    "editor.game": "Game",
+    "editor.turn": "Side to move",
+    "editor.eraser": "Eraser",
+    "editor.start": "Start position",
+    "editor.clear": "Clear the board",
+    "editor.valid": "The rules accept this position.",
+    "editor.analyse": "Analyse this position",
     "play.rated": "Rated",
     // results
     "result.checkmate": "{winner} wins by checkmate",
@@ -1172,7 +1750,28 @@
     "error.too_many_games": "Too many new games: wait a little.",
     "error.database_unavailable": "The database is away for a moment; try again.",
     "error.network": "The server cannot be reached.",
-    "error.board": "The board could not be drawn ({why})."
+    "error.board": "The board could not be drawn ({why}).",
+    "error.bad_position": "The rules refuse this position: {message}",
+    "setup.board_size": "the board is {size}; the game is played on {want}",
+    "setup.soldier_mark": "'{piece}' is not how a soldier standing here is written; write '{want}'",
+    "setup.unknown_piece": "'{piece}' is not a piece of this game",
+    "setup.style": "the style is written {style}; write {want}",
+    "setup.no_general": "{side} has no general",
+    "setup.generals_count": "{side} has {n} generals; a side has exactly one",
+    "setup.terminals_count": "{side} has {n} generals or dragons; a side has at most one",
+    "setup.general_outside_palace": "{side}'s general stands outside its palace",
+    "setup.advisor_point": "{side}'s advisor can never stand here (only on the palace's corners and centre)",
+    "setup.elephant_point": "{side}'s elephant can never stand here (only on its seven points on its own side)",
+    "setup.soldier_behind": "{side}'s soldier stands behind its start rank, where it can never go",
+    "setup.not_to_move_in_check": "{side}, not to move, is in check (its general on {square}): no legal move leads here",
+    "setup.too_many_pieces": "{n} pieces on the board and in hands, more than its {squares} squares",
+    "setup.dragon_with_general": "a dragon on {dragon} and a general on {general}: generals turn into dragons together",
+    "setup.generals_face": "the generals on {a} and {b} face each other: they would already be dragons",
+    "setup.hand": "{side}'s hand",
+    "error.bad_game": "No such game.",
+    "error.analysis_busy": "The engine is busy: try again in {retry_after} s.",
+    "error.game_not_over": "The game is not over yet.",
+    "error.no_review": "This game has no review yet."
   };
   var LANGUAGES = [
     ["en", "English"],
@@ -1203,47 +1802,94 @@
     return key in en;
   }
 
-  // src/session.ts
-  var me = { user: null, signup: "open" };
-  function current2() {
-    return me;
+  // src/notation.ts
+  var NOTATIONS = ["wxf", "coords", "chinese"];
+  var TRADITIONAL = { 车: "車", 马: "馬", 帅: "帥", 将: "將", 进: "進", 后: "後" };
+  function chosenNotation() {
+    const kept = localStorage.getItem("chuhe.notation");
+    if (kept && NOTATIONS.includes(kept)) return kept;
+    return language().startsWith("zh") ? "chinese" : "wxf";
   }
-  async function refresh() {
-    try {
-      me = await api("GET", "/api/me");
-    } catch {
-      me = { user: null, signup: "open" };
+  function notationSelect(changed2) {
+    const select2 = h("select", { id: "notation" }, ...NOTATIONS.map((n) => h("option", { value: n }, t(`notation.${n}`))));
+    select2.value = chosenNotation();
+    select2.addEventListener("change", () => {
+      localStorage.setItem("chuhe.notation", select2.value);
+      changed2(select2.value);
+    });
+    return h("label", { className: "notation-choice" }, t("play.notation"), " ", select2);
+  }
+  function coordinates(pmn) {
+    return pmn.replace(/^([a-z]+\d+)\+/, "$1x");
+  }
+  function moveText(texts, coords, notation) {
+    if (notation === "chinese" && texts.chinese) {
+      const text = texts.chinese;
+      return language() === "zh-Hant" ? [...text].map((c) => TRADITIONAL[c] ?? c).join("") : text;
     }
-    renderHeader();
-    return me;
+    if (notation === "coords") return coords;
+    return coords + (texts.wxf ? ` (${texts.wxf})` : "");
   }
-  function profileUrl(name) {
-    return `/@/${encodeURIComponent(name)}`;
+  function lineText(pv, notation) {
+    const pmn = pv.pmn || pv.uci || [];
+    return pmn.map((m, i) => {
+      if (notation === "chinese" && pv.chinese) return moveText({ chinese: pv.chinese[i] }, coordinates(m), notation);
+      if (notation === "wxf" && pv.wxf) return pv.wxf[i];
+      return coordinates(m);
+    });
   }
-  function renderHeader() {
-    const user = me.user;
-    const who = user ? [
-      link(profileUrl(user.name), user.guest ? t("nav.guest", { name: user.name }) : user.name),
-      user.guest ? link("/signup", t("nav.signup")) : link("/account", t("nav.account")),
-      user.guest ? null : h("button", { className: "linkish", id: "logout", onclick: logout }, t("nav.logout"))
-    ] : [link("/login", t("nav.login")), me.signup === "open" ? link("/signup", t("nav.signup")) : null];
-    const languages = h(
-      "select",
-      { id: "language", "aria-label": t("nav.language"), title: t("nav.language") },
-      ...LANGUAGES.map(([tag2, name]) => h("option", { value: tag2, lang: tag2, selected: tag2 === language() }, name))
-    );
-    languages.addEventListener("change", () => chooseLanguage(languages.value));
-    fill($("#user-menu"), ...who.flat(), languages);
-    fill(
-      $("#site-nav"),
-      link("/", t("nav.play")),
-      link("/archive", t("nav.archive")),
-      link("/leaderboard", t("nav.leaderboard"))
-    );
+
+  // src/sound.ts
+  var context = null;
+  function soundOn() {
+    return localStorage.getItem("chuhe.sound") !== "off";
   }
-  async function logout() {
-    await api("POST", "/api/logout").catch(() => void 0);
-    location.assign("/");
+  function setSoundOn(on) {
+    localStorage.setItem("chuhe.sound", on ? "on" : "off");
+  }
+  function wake() {
+    if (context || typeof AudioContext === "undefined") return;
+    try {
+      context = new AudioContext();
+    } catch {
+      context = null;
+    }
+  }
+  for (const kind of ["pointerdown", "keydown"]) window.addEventListener(kind, wake, { once: true, capture: true });
+  var NOTES = {
+    move: [[520, 0, 0.07, 0.25]],
+    capture: [
+      [300, 0, 0.09, 0.35],
+      [180, 0.04, 0.12, 0.3]
+    ],
+    check: [
+      [880, 0, 0.1, 0.2],
+      [660, 0.11, 0.14, 0.2]
+    ],
+    end: [
+      [523, 0, 0.25, 0.18],
+      [659, 0.08, 0.25, 0.16],
+      [784, 0.16, 0.35, 0.16]
+    ]
+  };
+  function playSound(kind) {
+    if (!soundOn()) return;
+    document.body.dataset.sound = kind;
+    const ctx = context;
+    if (!ctx) return;
+    const now = ctx.currentTime;
+    for (const [frequency, start, length, loudness] of NOTES[kind]) {
+      const oscillator = ctx.createOscillator();
+      const gain = ctx.createGain();
+      oscillator.type = kind === "capture" ? "triangle" : "sine";
+      oscillator.frequency.value = frequency;
+      gain.gain.setValueAtTime(0, now + start);
+      gain.gain.linearRampToValueAtTime(loudness, now + start + 0.01);
+      gain.gain.exponentialRampToValueAtTime(1e-3, now + start + length);
+      oscillator.connect(gain).connect(ctx.destination);
+      oscillator.start(now + start);
+      oscillator.stop(now + start + length + 0.02);
+    }
   }
 
   // src/words.ts
@@ -1286,9 +1932,25 @@
     const base = minutes === 0.5 ? "½" : minutes === 0.25 ? "¼" : String(Math.round(minutes * 100) / 100);
     return `${base}+${Math.round(clock.increment_ms / 100) / 10}`;
   }
+  function problemText(game, p) {
+    const key = `setup.${p.code}`;
+    if (!has(key)) return p.message;
+    const params = { ...p.params };
+    if (params.side === "first" || params.side === "second") params.side = sideName(game, params.side);
+    const what = t(key, params);
+    const hand = /^(first|second) hand$/.exec(p.location);
+    if (hand) return `${t("setup.hand", { side: sideName(game, hand[1]) })}: ${what}`;
+    if (/^[a-l]\d+$/.test(p.location)) return `${p.location}: ${what}`;
+    return what;
+  }
   function errorText(e) {
     if (!(e instanceof ApiFailure)) return String(e?.message ?? e);
     const params = e.params;
+    const problems = params.problems;
+    if (e.code === "bad_position" && problems?.length) {
+      const game = String(params.game ?? "");
+      return t("error.bad_position", { message: problems.map((p) => problemText(game, p)).join("; ") });
+    }
     const reason = params.reason ? `error.${e.code}.${params.reason}` : "";
     if (reason && has(reason)) return t(reason, params);
     const key = `error.${e.code}`;
@@ -1301,6 +1963,714 @@
       month: "short",
       day: "numeric"
     });
+  }
+
+  // src/analysis.ts
+  var SYMBOL = { best: "", good: "", inaccuracy: "?!", mistake: "?", blunder: "??" };
+  var view = {
+    game: "xiangqi",
+    start: "start",
+    gameId: null,
+    root: null,
+    node: null,
+    position: null,
+    positions: /* @__PURE__ */ new Map(),
+    request: 0,
+    board: null,
+    flipped: false,
+    glyphs: localStorage.getItem("chuhe.glyphs") || "chinese",
+    notation: "wxf",
+    engineOn: localStorage.getItem("chuhe.engine") !== "off",
+    multipv: Number(localStorage.getItem("chuhe.multipv")) || 3,
+    socket: null,
+    searchId: 0,
+    lines: [],
+    engineState: "",
+    review: null
+  };
+  function pathOf(node) {
+    const path = [];
+    for (let n = node; n && n.parent; n = n.parent) path.unshift(n.uci);
+    return path;
+  }
+  function plyOf(node) {
+    return pathOf(node).length;
+  }
+  function layout(main) {
+    const nav = (id, label, text) => h("button", { id, title: label, "aria-label": label }, text);
+    fill(
+      main,
+      h(
+        "section",
+        { id: "analysis" },
+        h(
+          "div",
+          { className: "board-column" },
+          h(
+            "div",
+            { className: "board-with-bar" },
+            h(
+              "div",
+              { id: "eval-bar", role: "img", "aria-label": t("analysis.eval_bar") },
+              h("div", { id: "eval-fill" }),
+              h("span", { id: "eval-text" })
+            ),
+            h("div", { id: "board", tabindex: "0", role: "application", "aria-label": t("play.board") })
+          ),
+          h(
+            "div",
+            { className: "replay" },
+            nav("first-ply", t("play.start"), "⇤"),
+            nav("prev-ply", t("play.back"), "◀"),
+            h("span", { id: "ply-label" }),
+            nav("next-ply", t("play.forward"), "▶"),
+            nav("last-ply", t("play.now"), "⇥")
+          )
+        ),
+        h(
+          "div",
+          { className: "side-column" },
+          h("h1", { className: "game-title", id: "analysis-title" }),
+          h("p", { id: "analysis-status", role: "status" }),
+          h(
+            "div",
+            { className: "engine-head" },
+            h("label", { className: "switch" }, h("input", { type: "checkbox", id: "engine-on" }), " ", t("analysis.engine")),
+            h(
+              "label",
+              {},
+              t("analysis.lines"),
+              " ",
+              h("select", { id: "multipv" }, ...[1, 2, 3, 4, 5].map((n) => h("option", { value: n }, String(n))))
+            ),
+            h("span", { id: "engine-state", className: "muted" })
+          ),
+          h("ol", { id: "lines", "aria-live": "off" }),
+          h("div", { id: "tree", "aria-label": t("play.moves") }),
+          h(
+            "div",
+            { className: "actions" },
+            h("button", { id: "promote" }, t("analysis.promote")),
+            h("button", { id: "delete" }, t("analysis.delete")),
+            h("button", { id: "flip" }, t("play.flip")),
+            h("button", { id: "glyphs" }, t("play.latin")),
+            h("a", { id: "edit-link", className: "button" }, t("analysis.edit")),
+            h("a", { id: "game-link", className: "button", hidden: true }, t("analysis.to_game"))
+          ),
+          notationSelect((n) => {
+            view.notation = n;
+            renderTree();
+            renderLines();
+          }),
+          h(
+            "section",
+            { id: "review", hidden: true },
+            h("h2", {}, t("review.title")),
+            h("button", { id: "review-start" }, t("review.request")),
+            h("p", { id: "review-progress", role: "status" }),
+            h("div", { id: "review-chart" }),
+            h("table", { id: "review-players", className: "stats" })
+          ),
+          h(
+            "details",
+            {},
+            h("summary", {}, t("play.position")),
+            h("label", {}, "FEEN ", h("input", { id: "feen", readonly: true })),
+            h("label", { id: "fen-row" }, "FEN ", h("input", { id: "fen", readonly: true }))
+          ),
+          h("p", { className: "error", id: "analysis-error", role: "alert" })
+        ),
+        h(
+          "dialog",
+          { id: "promotion" },
+          h("p", {}, t("play.promote")),
+          h("div", { id: "promotion-choices" }),
+          h("button", { id: "promotion-cancel" }, t("play.cancel"))
+        )
+      )
+    );
+  }
+  async function setupAnalysis(main) {
+    layout(main);
+    document.title = t("title.analysis");
+    const query = new URLSearchParams(location.search);
+    view.notation = chosenNotation();
+    view.board = new Board($("#board"), {
+      move: (moves2) => moves2.length === 1 ? playMove(moves2[0].uci) : choosePromotion(moves2)
+    });
+    view.root = { uci: "", texts: {}, coords: "", parent: null, children: [], gameMove: false };
+    view.node = view.root;
+    let moves = [];
+    let ply = null;
+    let reviewable = false;
+    try {
+      const id = query.get("g");
+      if (id) {
+        const game = await api("GET", `/api/games/${encodeURIComponent(id)}`);
+        view.gameId = id;
+        view.game = game.game;
+        view.start = game.start;
+        reviewable = !!game.result || game.opponent === "record";
+        moves = game.moves.map((m) => m.text.uci);
+        view.flipped = game.you === "second";
+      } else {
+        view.game = query.get("game") || "xiangqi";
+        view.start = query.get("position") || "start";
+        moves = (query.get("moves") || "").split(/[\s,]+/).filter(Boolean);
+      }
+      if (query.has("ply")) ply = Number(query.get("ply"));
+    } catch (e) {
+      showError(errorText(e));
+      return;
+    }
+    let node = view.root;
+    const line = [];
+    for (const uci of moves) {
+      const child = { uci, texts: {}, coords: "", parent: node, children: [], gameMove: !!view.gameId };
+      node.children.push(child);
+      line.push(child);
+      node = child;
+    }
+    const last = await fetchPosition(node);
+    if (!last) return;
+    last.moves.forEach((m, i) => {
+      line[i].texts = m.text;
+      line[i].coords = m.coords;
+    });
+    $("#analysis-title").textContent = [t("analysis.title"), gameName(view.game)].join(" · ");
+    const gameLink = $("#game-link");
+    if (view.gameId) {
+      gameLink.href = `/g/${view.gameId}`;
+      gameLink.hidden = false;
+    }
+    wireControls();
+    connect();
+    let at = view.root;
+    if (ply === null) at = node;
+    else for (let i = 0; i < ply && at.children[0]; i++) at = at.children[0];
+    await goTo(at);
+    if (reviewable) setupReview();
+    $("#board").focus({ preventScroll: true });
+  }
+  function wireControls() {
+    const engineOn = $("#engine-on");
+    engineOn.checked = view.engineOn;
+    engineOn.addEventListener("change", () => {
+      view.engineOn = engineOn.checked;
+      localStorage.setItem("chuhe.engine", view.engineOn ? "on" : "off");
+      analyse();
+    });
+    const multipv = $("#multipv");
+    multipv.value = String(view.multipv);
+    multipv.addEventListener("change", () => {
+      view.multipv = Number(multipv.value);
+      localStorage.setItem("chuhe.multipv", multipv.value);
+      analyse();
+    });
+    $("#first-ply").addEventListener("click", () => goTo(view.root));
+    $("#prev-ply").addEventListener("click", () => view.node.parent && goTo(view.node.parent));
+    $("#next-ply").addEventListener("click", () => view.node.children[0] && goTo(view.node.children[0]));
+    $("#last-ply").addEventListener("click", () => goTo(lineEnd(view.node)));
+    $("#promote").addEventListener("click", promoteVariation);
+    $("#delete").addEventListener("click", deleteFromHere);
+    $("#flip").addEventListener("click", () => {
+      view.flipped = !view.flipped;
+      view.positions.clear();
+      goTo(view.node);
+    });
+    $("#glyphs").addEventListener("click", () => {
+      view.glyphs = view.glyphs === "chinese" ? "latin" : "chinese";
+      localStorage.setItem("chuhe.glyphs", view.glyphs);
+      view.positions.clear();
+      glyphsLabel();
+      goTo(view.node);
+    });
+    glyphsLabel();
+    $("#promotion-cancel").addEventListener("click", () => $("#promotion").close());
+    $("#promotion").addEventListener("close", () => {
+      if ($("#promotion").returnValue !== "chosen") view.board?.revert();
+      $("#promotion").returnValue = "";
+    });
+    document.addEventListener("keydown", onPageKey);
+  }
+  function glyphsLabel() {
+    $("#glyphs").textContent = view.glyphs === "chinese" ? t("play.latin") : t("play.chinese");
+  }
+  function lineEnd(node) {
+    while (node.children[0]) node = node.children[0];
+    return node;
+  }
+  function onPageKey(event) {
+    const target = event.target;
+    if (target && /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName)) return;
+    if (view.board?.keyboardCursor || event.altKey || event.ctrlKey || event.metaKey) return;
+    const node = view.node;
+    const siblings = node.parent ? node.parent.children : [node];
+    const i = siblings.indexOf(node);
+    const step = {
+      ArrowLeft: () => node.parent,
+      ArrowRight: () => node.children[0] || null,
+      ArrowUp: () => siblings[i - 1] || null,
+      ArrowDown: () => siblings[i + 1] || null,
+      Home: () => view.root,
+      End: () => lineEnd(node)
+    };
+    const go = step[event.key];
+    if (!go) return;
+    event.preventDefault();
+    const next = go();
+    if (next) goTo(next);
+  }
+  async function fetchPosition(node) {
+    const moves = pathOf(node);
+    const key = moves.join(" ");
+    const cached = view.positions.get(key);
+    if (cached) return cached;
+    try {
+      const position = await api("POST", "/api/analysis/position", {
+        game: view.game,
+        position: view.start,
+        moves,
+        flip: view.flipped,
+        glyphs: view.glyphs
+      });
+      view.positions.set(key, position);
+      return position;
+    } catch (e) {
+      showError(errorText(e));
+      return null;
+    }
+  }
+  async function goTo(node) {
+    const request = ++view.request;
+    const board = $("#board");
+    board.setAttribute("aria-busy", "true");
+    const position = await fetchPosition(node);
+    if (!position || request !== view.request) return;
+    const before = view.node;
+    view.node = node;
+    view.position = position;
+    showError("");
+    const last = position.moves[position.moves.length - 1];
+    if (node.parent && last && !node.texts.uci) {
+      node.texts = last.text;
+      node.coords = last.coords;
+    }
+    view.board.setPicture(position.svg);
+    view.board.setMoves(position.result ? [] : position.legal);
+    board.dataset.ply = String(position.ply);
+    board.setAttribute("aria-busy", "false");
+    if (node.parent === before && node !== before) {
+      playSound(position.result ? "end" : position.check ? "check" : (node.texts.pmn || "").includes("+") ? "capture" : "move");
+    }
+    $("#feen").value = position.feen;
+    $("#fen-row").hidden = !position.fen;
+    $("#fen").value = position.fen || "";
+    $("#edit-link").href = `/editor?game=${encodeURIComponent(view.game)}&position=${encodeURIComponent(position.feen)}`;
+    $("#ply-label").textContent = String(position.ply);
+    $("#analysis-status").textContent = position.result ? resultText(view.game, position.result, position.turn) : [t("play.to_move", { side: sideName(view.game, position.turn) }), position.check ? t("play.check") : null].filter(Boolean).join(" — ");
+    document.title = t("title.analysis_turn", { turn: sideName(view.game, position.turn), game: gameName(view.game) });
+    renderTree();
+    renderReviewMarks();
+    analyse();
+  }
+  function playMove(uci) {
+    const node = view.node;
+    let child = node.children.find((c) => c.uci === uci);
+    if (!child) {
+      child = { uci, texts: {}, coords: "", parent: node, children: [], gameMove: false };
+      node.children.push(child);
+    }
+    goTo(child);
+  }
+  function playLine(line, count) {
+    let node = view.node;
+    const uci = line.pv.uci || [];
+    for (let i = 0; i < count && i < uci.length; i++) {
+      let child = node.children.find((c) => c.uci === uci[i]);
+      if (!child) {
+        const texts = {};
+        for (const [notation, moves] of Object.entries(line.pv)) if (moves[i]) texts[notation] = moves[i];
+        child = { uci: uci[i], texts, coords: coordinates(texts.pmn || uci[i]), parent: node, children: [], gameMove: false };
+        node.children.push(child);
+      }
+      node = child;
+    }
+    goTo(node);
+  }
+  function choosePromotion(moves) {
+    const box = $("#promotion-choices");
+    box.textContent = "";
+    for (const m of moves) {
+      const button = h("button", {}, m.pmn);
+      button.addEventListener("click", () => {
+        $("#promotion").close("chosen");
+        playMove(m.uci);
+      });
+      box.append(button);
+    }
+    $("#promotion").showModal();
+  }
+  function promoteVariation() {
+    for (let n = view.node; n.parent; n = n.parent) {
+      const siblings = n.parent.children;
+      const i = siblings.indexOf(n);
+      if (i > 0) {
+        siblings.splice(i, 1);
+        siblings.unshift(n);
+        break;
+      }
+    }
+    renderTree();
+  }
+  function deleteFromHere() {
+    const node = view.node;
+    if (!node.parent || node.gameMove) return;
+    node.parent.children = node.parent.children.filter((c) => c !== node);
+    goTo(node.parent);
+  }
+  function moveLabel(node) {
+    return moveText(node.texts, node.coords || node.uci, view.notation);
+  }
+  function renderTree() {
+    const box = $("#tree");
+    box.textContent = "";
+    const current3 = view.position;
+    const back = current3 ? current3.ply % 2 : 0;
+    const firstTurn = !current3 ? "first" : back === 0 ? current3.turn : other(current3.turn);
+    const line = (start, into) => {
+      let node = start;
+      let first = true;
+      while (node.children.length) {
+        const [main2, ...others] = node.children;
+        into.append(moveButton(main2, firstTurn, first));
+        first = false;
+        for (const variation of others) {
+          const block = h("span", { className: "variation" }, "(");
+          block.append(moveButton(variation, firstTurn, true));
+          line(variation, block);
+          block.append(")");
+          into.append(block);
+          first = true;
+        }
+        node = main2;
+      }
+    };
+    const main = h("div", { className: "tree-line" });
+    line(view.root, main);
+    box.append(main);
+    if (!view.root.children.length) box.append(h("p", { className: "muted" }, t("analysis.no_moves")));
+    box.querySelector(".current")?.scrollIntoView({ block: "nearest" });
+  }
+  function moveButton(node, firstTurn, numbered) {
+    const ply = plyOf(node);
+    const offset = firstTurn === "first" ? 0 : 1;
+    const index = ply - 1 + offset;
+    const number = Math.floor(index / 2) + 1;
+    const firstMove = index % 2 === 0;
+    const label = firstMove ? `${number}. ` : numbered ? `${number}… ` : "";
+    const mark = reviewMark(node);
+    const button = h(
+      "button",
+      { className: "move" + (node === view.node ? " current" : "") + (mark ? ` ${mark}` : ""), "data-ply": ply, "data-uci": node.uci },
+      label,
+      moveLabel(node),
+      mark ? h("span", { className: "glyph" }, SYMBOL[mark]) : null
+    );
+    button.addEventListener("click", () => goTo(node));
+    return button;
+  }
+  function connect() {
+    const socket = new WebSocket(socketUrl("/api/analysis/ws"));
+    view.socket = socket;
+    socket.addEventListener("open", () => analyse());
+    socket.addEventListener("message", (event) => onEngineMessage(JSON.parse(event.data)));
+    socket.addEventListener("close", () => {
+      view.socket = null;
+      setEngineState("analysis.disconnected");
+      setTimeout(connect, 1500);
+    });
+  }
+  function analyse() {
+    const position = view.position;
+    view.lines = [];
+    view.searchId += 1;
+    renderLines();
+    const socket = view.socket;
+    if (!socket || socket.readyState !== WebSocket.OPEN || !position) return;
+    if (!view.engineOn || position.result) {
+      socket.send(JSON.stringify({ type: "stop" }));
+      setEngineState(view.engineOn ? "analysis.over" : "analysis.off");
+      renderEval();
+      return;
+    }
+    setEngineState("analysis.starting");
+    socket.send(
+      JSON.stringify({ type: "analyse", id: view.searchId, game: view.game, position: view.start, moves: pathOf(view.node), multipv: view.multipv })
+    );
+  }
+  function setEngineState(key, params = {}) {
+    view.engineState = t(key, params);
+    $("#engine-state").textContent = view.engineState;
+  }
+  function onEngineMessage(message) {
+    if (message.id !== void 0 && message.id !== view.searchId) return;
+    switch (message.type) {
+      case "queued":
+        setEngineState("analysis.queued", { ahead: message.ahead });
+        break;
+      case "line": {
+        const line = message;
+        view.lines[line.multipv - 1] = line;
+        view.lines = view.lines.filter((l) => l && (l.multipv <= line.multipv || l.depth >= line.depth - 1));
+        setEngineState("analysis.depth", { depth: line.depth, speed: Math.round(line.nps / 1e3) });
+        renderLines();
+        break;
+      }
+      case "paused":
+        setEngineState("analysis.paused");
+        break;
+      case "done":
+        setEngineState(message.reason === "over" ? "analysis.over" : "analysis.done", { depth: view.lines[0]?.depth ?? 0 });
+        break;
+      case "error":
+        setEngineState("analysis.error");
+        showError(errorText(new ApiFailure(message.error.code, message.error.params || {}, message.error.message, 0)));
+        break;
+    }
+  }
+  function scoreText(score2, turn) {
+    const sign = turn === "first" ? 1 : -1;
+    if ("mate" in score2) {
+      const m = score2.mate * sign;
+      return m > 0 ? `#${m}` : `#-${-m}`;
+    }
+    const cp = score2.cp * sign / 100;
+    return (cp > 0 ? "+" : "") + cp.toFixed(2);
+  }
+  function renderLines() {
+    const list = $("#lines");
+    list.textContent = "";
+    const position = view.position;
+    if (!position) return;
+    const turn = position.turn;
+    for (const line of view.lines) {
+      if (!line) continue;
+      const moves = lineText(line.pv, view.notation);
+      const item = h("li", { className: "line", "data-multipv": line.multipv }, h("span", { className: "score" }, scoreText(line.score, turn)), " ");
+      moves.slice(0, 12).forEach((text, i) => {
+        const button = h("button", { className: "pv-move" }, text);
+        button.addEventListener("click", () => playLine(line, i + 1));
+        item.append(button, " ");
+      });
+      item.append(h("span", { className: "muted" }, t("analysis.depth_short", { depth: line.depth })));
+      list.append(item);
+    }
+    renderEval();
+    renderArrows();
+  }
+  function renderEval() {
+    const best = view.lines.find(Boolean);
+    const position = view.position;
+    const fill2 = $("#eval-fill");
+    const text = $("#eval-text");
+    const bar = $("#eval-bar");
+    bar.classList.toggle("flipped", view.flipped);
+    if (!best || !position) {
+      const over = position?.result;
+      const expected2 = over ? over.winner === "first" ? 1e3 : over.winner === "second" ? 0 : 500 : 500;
+      fill2.style.height = `${expected2 / 10}%`;
+      text.textContent = over ? over.winner === "none" ? "½" : over.winner === "first" ? "1–0" : "0–1" : "";
+      bar.dataset.expected = String(expected2);
+      return;
+    }
+    const mover = best.wdl.win + best.wdl.draw / 2;
+    const expected = position.turn === "first" ? mover : 1e3 - mover;
+    fill2.style.height = `${expected / 10}%`;
+    text.textContent = scoreText(best.score, position.turn);
+    bar.dataset.expected = String(Math.round(expected));
+    bar.setAttribute("aria-label", `${t("analysis.eval_bar")}: ${text.textContent}`);
+  }
+  function renderArrows() {
+    const arrows = [];
+    for (const line of view.lines) {
+      const uci = line?.pv.uci?.[0];
+      if (!uci) continue;
+      const squares = uci.match(/[a-z]+\d+/g);
+      if (squares && squares.length >= 2) arrows.push({ from: squares[0], to: squares[1], weight: line.multipv });
+    }
+    view.board?.setArrows(arrows.reverse());
+  }
+  function setupReview() {
+    $("#review").hidden = false;
+    $("#review-start").addEventListener("click", requestReview);
+    loadReview(false);
+  }
+  async function requestReview() {
+    $("#review-start").disabled = true;
+    try {
+      const review = await api("POST", `/api/games/${view.gameId}/review`);
+      showReview(review);
+    } catch (e) {
+      $("#review-start").disabled = false;
+      showError(errorText(e));
+    }
+  }
+  async function loadReview(quiet) {
+    try {
+      const review = await api("GET", `/api/games/${view.gameId}/review`);
+      if (review.state !== "none") showReview(review);
+    } catch (e) {
+      if (!(e instanceof ApiFailure && e.code === "no_review") && !quiet) showError(errorText(e));
+    }
+  }
+  function showReview(review) {
+    view.review = review;
+    const start = $("#review-start");
+    start.hidden = true;
+    if (review.state !== "done") {
+      $("#review-progress").textContent = t("review.progress", { done: review.done, total: review.total });
+      setTimeout(() => loadReview(true), 1e3);
+      return;
+    }
+    $("#review-progress").textContent = t("review.budget", { nodes: review.nodes.toLocaleString() });
+    renderChart(review);
+    renderPlayers(review);
+    renderTree();
+    renderReviewMarks();
+  }
+  function reviewMark(node) {
+    const review = view.review;
+    if (!review || review.state !== "done" || !node.gameMove) return null;
+    const m = review.moves[plyOf(node) - 1];
+    return m && m.uci === node.uci && SYMBOL[m.class] ? m.class : null;
+  }
+  function renderReviewMarks() {
+    const chart = document.querySelector("#review-chart svg");
+    if (!chart) return;
+    const ply = plyOf(view.node);
+    chart.querySelectorAll(".now").forEach((e) => e.remove());
+    if (view.node !== view.root && !view.node.gameMove) return;
+    const x = Number(chart.getAttribute("data-step")) * ply;
+    const line = document.createElementNS("http://www.w3.org/2000/svg", "line");
+    line.setAttribute("class", "now");
+    line.setAttribute("x1", String(x));
+    line.setAttribute("x2", String(x));
+    line.setAttribute("y1", "0");
+    line.setAttribute("y2", "100");
+    chart.append(line);
+  }
+  function renderChart(review) {
+    const box = $("#review-chart");
+    box.textContent = "";
+    const n = review.positions.length;
+    if (n < 2) return;
+    const width = 600;
+    const step = width / (n - 1);
+    const y = (expected) => 100 - expected / 10;
+    const points = review.positions.map((p, i) => `${(i * step).toFixed(1)},${y(p.expected).toFixed(1)}`);
+    const NS = "http://www.w3.org/2000/svg";
+    const svg = document.createElementNS(NS, "svg");
+    svg.setAttribute("viewBox", `0 0 ${width} 100`);
+    svg.setAttribute("preserveAspectRatio", "none");
+    svg.setAttribute("data-step", String(step));
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", t("review.chart"));
+    const area = document.createElementNS(NS, "polygon");
+    area.setAttribute("class", "area");
+    area.setAttribute("points", [`0,100`, ...points, `${width},100`].join(" "));
+    const middle = document.createElementNS(NS, "line");
+    middle.setAttribute("class", "middle");
+    for (const [k, v] of Object.entries({ x1: 0, x2: width, y1: 50, y2: 50 })) middle.setAttribute(k, String(v));
+    const line = document.createElementNS(NS, "polyline");
+    line.setAttribute("class", "curve");
+    line.setAttribute("points", points.join(" "));
+    svg.append(area, middle, line);
+    for (const m of review.moves) {
+      if (!SYMBOL[m.class]) continue;
+      const dot = document.createElementNS(NS, "circle");
+      dot.setAttribute("class", `mark ${m.class}`);
+      dot.setAttribute("cx", (m.ply * step).toFixed(1));
+      dot.setAttribute("cy", y(review.positions[m.ply]?.expected ?? 500).toFixed(1));
+      dot.setAttribute("r", "3.5");
+      dot.setAttribute("data-ply", String(m.ply));
+      svg.append(dot);
+    }
+    svg.addEventListener("click", (event) => {
+      const box2 = svg.getBoundingClientRect();
+      const ply = Math.round((event.clientX - box2.left) / box2.width * (n - 1));
+      let node = view.root;
+      for (let i = 0; i < ply && node.children[0]; i++) node = node.children[0];
+      goTo(node);
+    });
+    box.append(svg);
+  }
+  function renderPlayers(review) {
+    const table = $("#review-players");
+    table.textContent = "";
+    const head = h("tr", {}, h("th"), h("th", {}, t("review.accuracy")), h("th", {}, t("review.inaccuracies")), h("th", {}, t("review.mistakes")), h("th", {}, t("review.blunders")));
+    table.append(head);
+    for (const side of ["first", "second"]) {
+      const p = review.players[side];
+      table.append(
+        h(
+          "tr",
+          { "data-side": side },
+          h("th", {}, sideName(view.game, side)),
+          h("td", { className: "accuracy" }, `${p.accuracy.toFixed(1)}%`),
+          h("td", { className: "inaccuracies" }, p.inaccuracies),
+          h("td", { className: "mistakes" }, p.mistakes),
+          h("td", { className: "blunders" }, p.blunders)
+        )
+      );
+    }
+  }
+  function showError(text) {
+    $("#analysis-error").textContent = text;
+  }
+
+  // src/session.ts
+  var me = { user: null, signup: "open" };
+  function current2() {
+    return me;
+  }
+  async function refresh() {
+    try {
+      me = await api("GET", "/api/me");
+    } catch {
+      me = { user: null, signup: "open" };
+    }
+    renderHeader();
+    return me;
+  }
+  function profileUrl(name) {
+    return `/@/${encodeURIComponent(name)}`;
+  }
+  function renderHeader() {
+    const user = me.user;
+    const who = user ? [
+      link(profileUrl(user.name), user.guest ? t("nav.guest", { name: user.name }) : user.name),
+      user.guest ? link("/signup", t("nav.signup")) : link("/account", t("nav.account")),
+      user.guest ? null : h("button", { className: "linkish", id: "logout", onclick: logout }, t("nav.logout"))
+    ] : [link("/login", t("nav.login")), me.signup === "open" ? link("/signup", t("nav.signup")) : null];
+    const languages = h(
+      "select",
+      { id: "language", "aria-label": t("nav.language"), title: t("nav.language") },
+      ...LANGUAGES.map(([tag2, name]) => h("option", { value: tag2, lang: tag2, selected: tag2 === language() }, name))
+    );
+    languages.addEventListener("change", () => chooseLanguage(languages.value));
+    fill($("#user-menu"), ...who.flat(), languages);
+    fill(
+      $("#site-nav"),
+      link("/", t("nav.play")),
+      link("/archive", t("nav.archive")),
+      link("/leaderboard", t("nav.leaderboard")),
+      link("/analysis", t("nav.analysis"))
+    );
+  }
+  async function logout() {
+    await api("POST", "/api/logout").catch(() => void 0);
+    location.assign("/");
   }
 
   // src/archive.ts
@@ -1420,6 +2790,248 @@
     next.onclick = () => load(filters, offset + PAGE);
   }
 
+  // src/editor.ts
+  var SVG2 = "http://www.w3.org/2000/svg";
+  var GAMES = ["xiangqi", "xiangqi-capture", "xiongqi"];
+  var editor = {
+    game: "xiangqi",
+    /** The pieces placed: square → PIN token (`R`, `g^`, `+S`). */
+    placement: /* @__PURE__ */ new Map(),
+    files: 9,
+    ranks: 10,
+    turn: "first",
+    tool: "R",
+    // a token, or "" for the eraser
+    /** The start position's picture and a piece picture for each token. */
+    picture: "",
+    templates: /* @__PURE__ */ new Map(),
+    check: 0,
+    valid: false,
+    /** The start position's FEEN. */
+    start: ""
+  };
+  var FILES = "abcdefghijkl";
+  function readPlacement(feen2) {
+    const ranks = feen2.split(" ")[0].split("/");
+    const placement = /* @__PURE__ */ new Map();
+    let files = 0;
+    ranks.forEach((rank, i) => {
+      const number = ranks.length - i;
+      let file = 0;
+      for (const token of rank.match(/\d+|[+-]?[A-Za-z]\^?'?/g) || []) {
+        if (/^\d+$/.test(token)) file += Number(token);
+        else placement.set(`${FILES[file++]}${number}`, token);
+      }
+      files = Math.max(files, file);
+    });
+    return { placement, files, ranks: ranks.length };
+  }
+  function feen() {
+    const rows = [];
+    for (let rank = editor.ranks; rank >= 1; rank--) {
+      let row = "";
+      let empty = 0;
+      for (let file = 0; file < editor.files; file++) {
+        const token = editor.placement.get(`${FILES[file]}${rank}`);
+        if (!token) {
+          empty++;
+          continue;
+        }
+        if (empty) row += String(empty);
+        empty = 0;
+        row += token;
+      }
+      if (empty) row += String(empty);
+      rows.push(row);
+    }
+    return `${rows.join("/")} / ${editor.turn === "first" ? "X/x" : "x/X"}`;
+  }
+  function layout2(main) {
+    fill(
+      main,
+      h(
+        "section",
+        { id: "editor" },
+        h(
+          "div",
+          { className: "board-column" },
+          h("div", { id: "palette-second", className: "palette", role: "toolbar", "aria-label": sideName(editor.game, "second") }),
+          h("div", { id: "board", role: "application", "aria-label": t("editor.board") }),
+          h("div", { id: "palette-first", className: "palette", role: "toolbar", "aria-label": sideName(editor.game, "first") })
+        ),
+        h(
+          "div",
+          { className: "side-column" },
+          h("h1", { className: "game-title" }, t("editor.title")),
+          h(
+            "label",
+            {},
+            t("editor.game"),
+            " ",
+            h("select", { id: "editor-game" }, ...GAMES.map((g) => h("option", { value: g }, gameName(g))))
+          ),
+          h(
+            "label",
+            {},
+            t("editor.turn"),
+            " ",
+            h("select", { id: "editor-turn" }, h("option", { value: "first" }), h("option", { value: "second" }))
+          ),
+          h(
+            "div",
+            { className: "actions" },
+            h("button", { id: "editor-eraser", "aria-pressed": "false" }, t("editor.eraser")),
+            h("button", { id: "editor-start" }, t("editor.start")),
+            h("button", { id: "editor-clear" }, t("editor.clear"))
+          ),
+          h("label", {}, "FEEN ", h("input", { id: "editor-feen", autocomplete: "off", spellcheck: "false" })),
+          h("p", { id: "editor-verdict", role: "status", "aria-live": "polite" }),
+          h("div", { className: "actions" }, h("a", { id: "editor-analyse", className: "button" }, t("editor.analyse")))
+        )
+      )
+    );
+  }
+  async function setupEditor(main) {
+    const query = new URLSearchParams(location.search);
+    editor.game = GAMES.includes(query.get("game") || "") ? query.get("game") : "xiangqi";
+    layout2(main);
+    document.title = t("title.editor");
+    $("#editor-game").value = editor.game;
+    $("#editor-game").addEventListener("change", () => {
+      location.assign(`/editor?game=${$("#editor-game").value}`);
+    });
+    const turn = $("#editor-turn");
+    turn.options[0].textContent = t("play.to_move", { side: sideName(editor.game, "first") });
+    turn.options[1].textContent = t("play.to_move", { side: sideName(editor.game, "second") });
+    turn.addEventListener("change", () => {
+      editor.turn = turn.value;
+      changed();
+    });
+    try {
+      const start = await api("POST", "/api/analysis/position", { game: editor.game, position: "start", moves: [] });
+      learnPieces(start);
+    } catch (e) {
+      $("#editor-verdict").textContent = errorText(e);
+      return;
+    }
+    load2(query.get("position") || "");
+    $("#board").addEventListener("click", (event) => {
+      const square = event.target.dataset?.square;
+      if (square) place(square);
+    });
+    $("#editor-eraser").addEventListener("click", () => choose(""));
+    $("#editor-start").addEventListener("click", () => load2(""));
+    $("#editor-clear").addEventListener("click", () => {
+      editor.placement.clear();
+      changed();
+    });
+    $("#editor-feen").addEventListener("change", () => load2($("#editor-feen").value.trim()));
+  }
+  function learnPieces(start) {
+    const box = document.createElement("div");
+    box.innerHTML = start.svg;
+    const { placement, files, ranks } = readPlacement(start.feen);
+    editor.start = start.feen;
+    editor.files = files;
+    editor.ranks = ranks;
+    for (const g of box.querySelectorAll("g.piece")) {
+      const token = placement.get(g.dataset.square || "");
+      const circle = g.querySelector("circle");
+      if (!token || !circle || editor.templates.has(token)) continue;
+      editor.templates.set(token, { html: g.outerHTML, x: Number(circle.getAttribute("cx")), y: Number(circle.getAttribute("cy")) });
+    }
+    box.querySelectorAll("g.piece, .last-move, .check").forEach((e) => e.remove());
+    editor.picture = box.innerHTML;
+    for (const soldier of ["S", "s"]) {
+      const base = editor.templates.get(soldier);
+      if (base) editor.templates.set(`+${soldier}`, { ...base, html: base.html.replace("</g>", `<text class="promoted" x="${base.x + 14}" y="${base.y - 12}" font-size="16">+</text></g>`) });
+    }
+    for (const side of ["first", "second"]) {
+      const palette = $(`#palette-${side}`);
+      palette.textContent = "";
+      for (const [token, picture] of editor.templates) {
+        const upper = token.replace(/[^A-Za-z]/g, "") === token.replace(/[^A-Za-z]/g, "").toUpperCase();
+        if (upper !== (side === "first")) continue;
+        const mini = document.createElementNS(SVG2, "svg");
+        mini.setAttribute("viewBox", `${picture.x - 25} ${picture.y - 25} 50 50`);
+        mini.innerHTML = picture.html;
+        const button = h("button", { className: "piece-tool", "data-token": token, "aria-pressed": "false", title: token, "aria-label": token });
+        button.append(mini);
+        button.addEventListener("click", () => choose(token));
+        palette.append(button);
+      }
+    }
+    choose(editor.tool);
+  }
+  function choose(tool) {
+    editor.tool = tool;
+    document.querySelectorAll(".piece-tool").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.token === tool)));
+    $("#editor-eraser").setAttribute("aria-pressed", String(tool === ""));
+  }
+  function load2(text) {
+    const source = text || editor.start;
+    editor.placement = readPlacement(source).placement;
+    editor.turn = source.split(" ")[2]?.startsWith("x") ? "second" : "first";
+    $("#editor-turn").value = editor.turn;
+    changed();
+  }
+  function place(square) {
+    if (!editor.tool || editor.placement.get(square) === editor.tool) editor.placement.delete(square);
+    else editor.placement.set(square, editor.tool);
+    changed();
+  }
+  function changed() {
+    draw();
+    const text = feen();
+    $("#editor-feen").value = text;
+    const link2 = $("#editor-analyse");
+    link2.href = `/analysis?game=${encodeURIComponent(editor.game)}&position=${encodeURIComponent(text)}`;
+    validate(text);
+  }
+  function draw() {
+    const board = $("#board");
+    board.innerHTML = editor.picture;
+    const svg = board.querySelector("svg");
+    if (!svg) return;
+    const pieces = document.createElementNS(SVG2, "g");
+    pieces.setAttribute("class", "placed");
+    pieces.setAttribute("pointer-events", "none");
+    for (const [square, token] of editor.placement) {
+      const target = board.querySelector(`rect.square[data-square="${square}"]`);
+      const picture = editor.templates.get(token);
+      if (!target || !picture) continue;
+      const x = Number(target.getAttribute("x")) + Number(target.getAttribute("width")) / 2;
+      const y = Number(target.getAttribute("y")) + Number(target.getAttribute("height")) / 2;
+      const g = document.createElementNS(SVG2, "g");
+      g.setAttribute("transform", `translate(${x - picture.x} ${y - picture.y})`);
+      g.setAttribute("data-square", square);
+      g.setAttribute("data-token", token);
+      g.innerHTML = picture.html;
+      pieces.append(g);
+    }
+    svg.insertBefore(pieces, svg.querySelector("rect.square"));
+  }
+  async function validate(text) {
+    const check = ++editor.check;
+    const verdict = $("#editor-verdict");
+    const link2 = $("#editor-analyse");
+    try {
+      await api("POST", "/api/analysis/position", { game: editor.game, position: text, moves: [] });
+      if (check !== editor.check) return;
+      editor.valid = true;
+      verdict.textContent = t("editor.valid");
+      verdict.className = "ok";
+    } catch (e) {
+      if (check !== editor.check) return;
+      editor.valid = false;
+      verdict.textContent = errorText(e);
+      verdict.className = "error";
+    }
+    link2.classList.toggle("disabled", !editor.valid);
+    link2.setAttribute("aria-disabled", String(!editor.valid));
+    link2.tabIndex = editor.valid ? 0 : -1;
+  }
+
   // src/game.ts
   var play = {
     id: "",
@@ -1427,19 +3039,17 @@
     socket: null,
     viewPly: null,
     // null: the current position; a number: replaying an earlier one
-    selected: null,
-    cursor: null,
+    board: null,
     flipped: null,
     glyphs: localStorage.getItem("chuhe.glyphs") || "chinese",
     clockBase: 0,
     boardRequest: 0,
-    suppressClick: false,
     seatTaken: false,
     following: false,
     importedAs: null,
     notation: "wxf"
   };
-  function layout(main) {
+  function layout3(main) {
     const nav = (id, label, text) => h("button", { id, title: label, "aria-label": label }, text);
     fill(
       main,
@@ -1492,7 +3102,9 @@
             h("button", { id: "rematch-decline", hidden: true }, t("play.decline")),
             h("a", { id: "rematch-link", hidden: true, className: "button" }, t("play.to_rematch")),
             h("button", { id: "flip" }, t("play.flip")),
-            h("button", { id: "glyphs" }, t("play.latin"))
+            h("button", { id: "glyphs" }, t("play.latin")),
+            h("button", { id: "sound", "aria-pressed": "true" }, t("play.sound_off")),
+            h("a", { id: "analyse-link", hidden: true, className: "button" }, t("play.analyse"))
           ),
           h(
             "div",
@@ -1510,17 +3122,10 @@
             h("a", { id: "pcn-link", href: "#" }, t("play.download_pcn")),
             h("span", { id: "pgn-item", hidden: true }, " · ", h("a", { id: "pgn-link", href: "#" }, t("play.download_pgn")))
           ),
-          h(
-            "label",
-            { className: "notation-choice" },
-            t("play.notation"),
-            " ",
-            h(
-              "select",
-              { id: "notation" },
-              ...["wxf", "coords", "chinese"].map((n) => h("option", { value: n }, t(`notation.${n}`)))
-            )
-          ),
+          notationSelect((n) => {
+            play.notation = n;
+            renderMoves();
+          }),
           h(
             "table",
             { id: "moves", "aria-label": t("play.moves") },
@@ -1547,18 +3152,17 @@
     );
   }
   function setupGame(main, id, invite) {
-    layout(main);
+    layout3(main);
     play.id = id;
     const format = new URLSearchParams(location.search).get("format");
     if (format) {
       play.importedAs = format.toUpperCase();
       history.replaceState(null, "", `/g/${id}`);
     }
-    const board = $("#board");
-    board.addEventListener("click", onBoardClick);
-    board.addEventListener("pointerdown", onPointerDown);
-    board.addEventListener("pointerup", onPointerUp);
-    board.addEventListener("keydown", onBoardKey);
+    play.board = new Board($("#board"), {
+      move: (moves) => moves.length === 1 ? sendMove(moves[0].uci) : choosePromotion2(moves)
+    });
+    document.addEventListener("keydown", onPageKey2);
     $("#resign").addEventListener("click", () => confirm(t("play.resign_confirm")) && send({ type: "resign" }));
     $("#abort").addEventListener("click", () => send({ type: "abort" }));
     $("#draw-offer").addEventListener("click", () => send({ type: "draw", action: "offer" }));
@@ -1570,16 +3174,21 @@
     $("#rematch-decline").addEventListener("click", () => send({ type: "rematch", action: "decline" }));
     $("#flip").addEventListener("click", () => {
       play.flipped = !play.flipped;
-      renderPlayers();
+      renderPlayers2();
       drawBoard();
       tickClocks();
     });
     $("#glyphs").addEventListener("click", () => {
       play.glyphs = play.glyphs === "chinese" ? "latin" : "chinese";
       localStorage.setItem("chuhe.glyphs", play.glyphs);
-      glyphsLabel();
+      glyphsLabel2();
       drawBoard();
     });
+    $("#sound").addEventListener("click", () => {
+      setSoundOn(!soundOn());
+      soundLabel();
+    });
+    soundLabel();
     $("#copy-invite").addEventListener("click", async () => {
       const input = $("#invite-link");
       input.select();
@@ -1590,18 +3199,11 @@
         document.execCommand?.("copy");
       }
     });
-    play.notation = localStorage.getItem("chuhe.notation") || (language().startsWith("zh") ? "chinese" : "wxf");
-    const notation = $("#notation");
-    notation.value = play.notation;
-    notation.addEventListener("change", () => {
-      play.notation = notation.value;
-      localStorage.setItem("chuhe.notation", play.notation);
-      renderMoves();
-    });
-    $("#first-ply").addEventListener("click", () => goTo(0));
-    $("#prev-ply").addEventListener("click", () => goTo(shownPly() - 1));
-    $("#next-ply").addEventListener("click", () => goTo(shownPly() + 1));
-    $("#last-ply").addEventListener("click", () => goTo(null));
+    play.notation = chosenNotation();
+    $("#first-ply").addEventListener("click", () => goTo2(0));
+    $("#prev-ply").addEventListener("click", () => goTo2(shownPly() - 1));
+    $("#next-ply").addEventListener("click", () => goTo2(shownPly() + 1));
+    $("#last-ply").addEventListener("click", () => goTo2(null));
     $("#type-move").addEventListener("submit", (event) => {
       event.preventDefault();
       const text = $("#move-input").value.trim();
@@ -1611,16 +3213,17 @@
     $("#promotion").addEventListener("close", () => {
       const dialog = $("#promotion");
       if (dialog.returnValue !== "chosen") {
-        play.selected = null;
-        markSquares();
+        play.board?.revert();
+        play.board?.select(null);
       }
       dialog.returnValue = "";
     });
     $("#pcn-link").href = `/api/games/${id}/pcn`;
     $("#pgn-link").href = `/api/games/${id}/pgn`;
+    $("#analyse-link").href = `/analysis?g=${id}`;
     const open = invite ? join(invite) : Promise.resolve();
     open.finally(() => {
-      connect();
+      connect2();
       setInterval(tickClocks, 200);
     });
   }
@@ -1630,11 +3233,11 @@
       await api("POST", `/api/games/${play.id}/join`, { invite: code });
     } catch (e) {
       if (e instanceof ApiFailure && e.code === "seat_taken") play.seatTaken = true;
-      else showError(errorText(e));
+      else showError2(errorText(e));
     }
     await refresh();
   }
-  function connect() {
+  function connect2() {
     const socket = new WebSocket(socketUrl(`/api/games/${play.id}/ws`));
     play.socket = socket;
     socket.addEventListener("message", (event) => {
@@ -1645,7 +3248,7 @@
     });
     socket.addEventListener("close", () => {
       play.socket = null;
-      setTimeout(connect, 1e3);
+      setTimeout(connect2, 1e3);
     });
     socket.addEventListener("error", () => {
       if (!play.state) refresh2();
@@ -1655,15 +3258,16 @@
     try {
       render(await api("GET", `/api/games/${play.id}`));
     } catch (e) {
-      showError(errorText(e));
+      showError2(errorText(e));
     }
   }
   function onRefused(e) {
-    showError(errorText(e));
+    showError2(errorText(e));
+    play.board?.revert();
     if (e.code === "stale" || e.code === "game_over") refresh2();
   }
   async function send(message) {
-    showError("");
+    showError2("");
     if (play.socket && play.socket.readyState === WebSocket.OPEN) {
       play.socket.send(JSON.stringify(message));
       return;
@@ -1675,25 +3279,25 @@
       render(state);
     } catch (e) {
       if (e instanceof ApiFailure) onRefused(e);
-      else showError(errorText(e));
+      else showError2(errorText(e));
     }
   }
   function sendMove(text) {
-    play.selected = null;
     $("#move-input").value = "";
     send({ type: "move", move: text, ply: play.state.ply });
   }
-  function showError(text) {
+  function showError2(text) {
     $("#play-error").textContent = text;
   }
   function shownPly() {
     return play.viewPly === null ? play.state.ply : play.viewPly;
   }
-  function goTo(ply) {
+  function goTo2(ply) {
     if (!play.state) return;
     if (ply !== null) ply = Math.max(0, Math.min(ply, play.state.ply));
     play.viewPly = ply === play.state.ply ? null : ply;
-    play.selected = null;
+    play.board?.select(null);
+    boardMoves();
     drawBoard();
     renderMoves();
   }
@@ -1704,7 +3308,7 @@
     if (play.flipped === null) play.flipped = state.you === "second";
     if (play.viewPly !== null && play.viewPly > state.ply) play.viewPly = null;
     play.clockBase = performance.now();
-    if (play.selected && !movesFrom(play.selected).length) play.selected = null;
+    if (before && before.version !== state.version) sound(before, state);
     const turnName = sideName(state.game, state.turn);
     document.title = state.result ? t("title.game", { game: gameName(state.game) }) : state.you === state.turn ? t("title.your_turn", { game: gameName(state.game) }) : t("title.turn", { turn: t("play.to_move", { side: turnName }), game: gameName(state.game) });
     $("#first-head").textContent = sideName(state.game, "first");
@@ -1748,19 +3352,33 @@
     if (state.invite) $("#invite-link").value = location.origin + state.invite;
     $("#watch-link").href = state.watch;
     $("#pgn-item").hidden = state.game !== "xiangqi";
+    $("#analyse-link").hidden = !(state.result || state.opponent === "record");
     $("#feen").value = state.feen;
     $("#fen-row").hidden = !state.fen;
     $("#fen").value = state.fen || "";
-    glyphsLabel();
-    renderPlayers();
+    glyphsLabel2();
+    renderPlayers2();
     renderMoves();
-    markSquares();
+    playPremove();
+    boardMoves();
     drawBoard();
     tickClocks();
     if (first) $("#board").focus({ preventScroll: true });
   }
-  function glyphsLabel() {
+  function glyphsLabel2() {
     $("#glyphs").textContent = play.glyphs === "chinese" ? t("play.latin") : t("play.chinese");
+  }
+  function soundLabel() {
+    const on = soundOn();
+    $("#sound").textContent = on ? t("play.sound_off") : t("play.sound_on");
+    $("#sound").setAttribute("aria-pressed", String(on));
+  }
+  function sound(before, state) {
+    if (state.result && !before.result) return playSound("end");
+    if (state.ply <= before.ply) return;
+    if (state.check) return playSound("check");
+    const last = state.moves[state.moves.length - 1];
+    playSound(last && (last.text.pmn || "").includes("+") ? "capture" : "move");
   }
   function statusLine(state) {
     const rematch = state.rematch.offer && !state.rematch.game ? t("play.rematch_from", { side: sideName(state.game, state.rematch.offer) }) : null;
@@ -1781,21 +3399,15 @@
     const diff = p.diff !== null && p.diff !== void 0 ? h("span", { className: p.diff >= 0 ? "diff up" : "diff down" }, p.diff >= 0 ? `+${p.diff}` : String(p.diff)) : null;
     return h("span", { className: `player ${side}` }, h("span", { className: `dot ${side}`, "aria-hidden": "true" }), name, rating, diff);
   }
-  function renderPlayers() {
+  function renderPlayers2() {
     const state = play.state;
     if (!state) return;
     const [lower, upper] = play.flipped ? ["second", "first"] : ["first", "second"];
     fill($("#player-bottom"), playerLine(state, lower));
     fill($("#player-top"), playerLine(state, upper));
   }
-  var TRADITIONAL = { 车: "車", 马: "馬", 帅: "帥", 将: "將", 进: "進", 后: "後" };
-  function moveText(m) {
-    if (play.notation === "chinese" && m.text.chinese) {
-      const text = m.text.chinese;
-      return language() === "zh-Hant" ? [...text].map((c) => TRADITIONAL[c] ?? c).join("") : text;
-    }
-    if (play.notation === "coords") return m.coords;
-    return m.coords + (m.text.wxf ? ` (${m.text.wxf})` : "");
+  function moveText2(m) {
+    return moveText(m.text, m.coords, play.notation);
   }
   function renderMoves() {
     const state = play.state;
@@ -1812,8 +3424,8 @@
         row.insertCell();
       }
       const cell = row.cells[side === "first" ? 1 : 2];
-      const button = h("button", { className: "move" + (m.ply === shownPly() ? " current" : ""), "data-ply": m.ply }, moveText(m));
-      button.addEventListener("click", () => goTo(m.ply));
+      const button = h("button", { className: "move" + (m.ply === shownPly() ? " current" : ""), "data-ply": m.ply }, moveText2(m));
+      button.addEventListener("click", () => goTo2(m.ply));
       cell.append(button);
     });
     $("#ply-label").textContent = t("play.ply", { shown: shownPly(), total: state.ply });
@@ -1832,47 +3444,34 @@
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       text = await response.text();
     } catch (e) {
-      if (request === play.boardRequest) showError(t("error.board", { why: e.message }));
+      if (request === play.boardRequest) showError2(t("error.board", { why: e.message }));
       return;
     }
     if (request !== play.boardRequest) return;
-    board.innerHTML = text;
+    play.board.setPicture(text);
     board.dataset.ply = String(shownPly());
     board.setAttribute("aria-busy", "false");
-    markSquares();
-  }
-  function square(name) {
-    return name ? document.querySelector(`#board [data-square="${name}"]`) : null;
   }
   function canMove() {
     const s = play.state;
     return !!s && s.can.move && play.viewPly === null;
   }
-  function movesFrom(from) {
-    return canMove() ? play.state.legal.filter((m) => m.from === from) : [];
+  function boardMoves() {
+    const s = play.state;
+    const board = play.board;
+    board.setMoves(canMove() ? s.legal : []);
+    const waiting = !!s.you && !s.result && s.opponent !== "record" && !s.can.move && play.viewPly === null;
+    board.setPremoveSide(waiting ? s.you : null);
   }
-  function markSquares() {
-    $$("#board .square").forEach((r) => r.classList.remove("selected", "dest", "cursor", "movable"));
-    if (canMove()) {
-      for (const m of play.state.legal) square(m.from)?.classList.add("movable");
-    }
-    if (play.selected) {
-      square(play.selected)?.classList.add("selected");
-      for (const m of movesFrom(play.selected)) square(m.to)?.classList.add("dest");
-    }
-    if (play.cursor) square(play.cursor)?.classList.add("cursor");
+  function playPremove() {
+    const board = play.board;
+    const premove = board.premove;
+    if (!premove || !canMove()) return;
+    board.setPremove(null);
+    const moves = play.state.legal.filter((m) => m.from === premove.from && m.to === premove.to);
+    if (moves.length) sendMove(moves[0].uci);
   }
-  function pick(name) {
-    if (!name || !canMove()) return;
-    if (play.selected && play.selected !== name) {
-      const moves = movesFrom(play.selected).filter((m) => m.to === name);
-      if (moves.length === 1) return sendMove(moves[0].uci);
-      if (moves.length > 1) return choosePromotion(moves);
-    }
-    play.selected = movesFrom(name).length && play.selected !== name ? name : null;
-    markSquares();
-  }
-  function choosePromotion(moves) {
+  function choosePromotion2(moves) {
     const box = $("#promotion-choices");
     box.textContent = "";
     for (const m of moves) {
@@ -1885,64 +3484,20 @@
     }
     $("#promotion").showModal();
   }
-  function squareAt(event) {
-    const target = document.elementFromPoint(event.clientX, event.clientY);
-    return target?.dataset?.square;
-  }
-  var dragFrom = null;
-  function onPointerDown(event) {
-    play.suppressClick = false;
-    dragFrom = event.button === 0 ? squareAt(event) || null : null;
-  }
-  function onPointerUp(event) {
-    const from = dragFrom;
-    dragFrom = null;
-    const to = squareAt(event);
-    if (!from || !to) return;
-    play.suppressClick = true;
-    if (to === from) return pick(to);
-    if (movesFrom(from).some((m) => m.to === to)) {
-      play.selected = from;
-      pick(to);
-    }
-  }
-  function onBoardClick(event) {
-    if (play.suppressClick) {
-      play.suppressClick = false;
-      return;
-    }
-    const name = event.target.dataset?.square;
-    if (name) pick(name);
-  }
-  function onBoardKey(event) {
-    const squares = $$("#board .square");
-    if (!squares.length) return;
-    const box = (r) => ({ x: Number(r.getAttribute("x")), y: Number(r.getAttribute("y")) });
-    const current3 = square(play.cursor);
-    const here = current3 ? box(current3) : null;
-    const step = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[event.key];
-    if (step) {
+  function onPageKey2(event) {
+    const target = event.target;
+    if (target && /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName)) return;
+    if (play.board?.keyboardCursor || event.altKey || event.ctrlKey || event.metaKey) return;
+    const step = {
+      ArrowLeft: () => goTo2(shownPly() - 1),
+      ArrowRight: () => goTo2(shownPly() + 1),
+      Home: () => goTo2(0),
+      End: () => goTo2(null)
+    };
+    const go = step[event.key];
+    if (go && play.state) {
       event.preventDefault();
-      if (!here) {
-        play.cursor = play.selected || play.state.legal[0] && play.state.legal[0].from || squares[0].dataset.square || null;
-      } else {
-        let best = null;
-        for (const r of squares) {
-          const b = box(r);
-          const dx = b.x - here.x, dy = b.y - here.y;
-          const along = step[0] ? dx * step[0] : dy * step[1];
-          const across = step[0] ? Math.abs(dy) : Math.abs(dx);
-          if (along > 0 && across < 1 && (!best || along < best.along)) best = { along, name: r.dataset.square };
-        }
-        if (best) play.cursor = best.name;
-      }
-      markSquares();
-    } else if (event.key === "Enter" || event.key === " ") {
-      event.preventDefault();
-      pick(play.cursor);
-    } else if (event.key === "Escape") {
-      play.selected = null;
-      markSquares();
+      go();
     }
   }
   function formatClock(ms) {
@@ -2490,6 +4045,8 @@
     if (game) setupGame(main, game[1], new URLSearchParams(location.search).get("invite"));
     else if (profile) setupProfile(main, decodeURIComponent(profile[1]));
     else if (path === "/archive") setupArchive(main);
+    else if (path === "/analysis") setupAnalysis(main);
+    else if (path === "/editor") setupEditor(main);
     else if (path === "/leaderboard") setupLeaderboard(main);
     else if (path === "/login") setupCredentials(main, "login");
     else if (path === "/signup") setupCredentials(main, "signup");

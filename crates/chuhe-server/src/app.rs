@@ -6,8 +6,11 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::analysis::{Analyses, AnalysisOptions};
 use crate::creations::CreationLimit;
+use crate::engines::{EnginePool, PoolOptions};
 use crate::lobby::Lobby;
+use crate::review::{ReviewOptions, Reviews};
 use crate::round::rooms::{Rooms, RoomsOptions};
 use crate::store::{Change, Store, CHANGES_CHANNEL, LOBBY_CHANNEL};
 use crate::user::Users;
@@ -44,6 +47,12 @@ pub struct AppOptions {
     /// How often the server reports who is at its games (spectator counts, players present)
     /// and keeps its lobby pages' seeks.
     pub presence_every: Duration,
+    /// The analysis board's searches: time and depth, pages per client address, the queue.
+    pub analysis: AnalysisOptions,
+    /// How long an analysis runs before it gives its worker up to others waiting.
+    pub analysis_slice: Duration,
+    /// Reviews after a game: nodes per position, when a silent server's review is taken over.
+    pub review: ReviewOptions,
 }
 
 /// New games a minute per client address that `chuhe serve` allows by default.
@@ -64,6 +73,9 @@ impl Default for AppOptions {
             signup_open: true,
             cookie_secure: false,
             presence_every: PRESENCE_EVERY,
+            analysis: AnalysisOptions::default(),
+            analysis_slice: crate::engines::DEFAULT_SLICE,
+            review: ReviewOptions::default(),
         }
     }
 }
@@ -78,6 +90,8 @@ pub struct App {
     lobby: Lobby,
     users: Users,
     creations: CreationLimit,
+    analyses: Analyses,
+    reviews: Reviews,
     options: AppOptions,
 }
 
@@ -86,6 +100,11 @@ impl App {
     /// (which ends when the server is dropped).
     pub fn new(store: Arc<dyn Store>, options: AppOptions) -> Arc<App> {
         let server_id = crate::ids::random_id(16);
+        let pool = Arc::new(EnginePool::with_options(PoolOptions {
+            workers: options.engine_threads,
+            slice: options.analysis_slice,
+            first_slice: crate::engines::DEFAULT_FIRST_SLICE,
+        }));
         let rooms = Arc::new(Rooms::new(
             store.clone(),
             RoomsOptions {
@@ -95,9 +114,16 @@ impl App {
                 idle_after: options.idle_after,
                 abandon_after: options.abandon_after,
             },
-            server_id,
+            server_id.clone(),
+            pool.clone(),
         ));
+        let review = ReviewOptions {
+            queue: options.analysis.queue,
+            ..options.review
+        };
         let app = Arc::new(App {
+            analyses: Analyses::new(pool.clone(), options.analysis),
+            reviews: Reviews::new(store.clone(), pool, server_id, review),
             lobby: Lobby::new(store.clone()),
             users: Users::new(store.clone(), options.signup_open),
             creations: CreationLimit::new(options.games_per_minute),
@@ -117,6 +143,8 @@ impl App {
             app.every(&runtime, crate::round::rooms::SWEEP_EVERY, |app| {
                 app.rooms.sweep();
             });
+            let beat = (app.options.review.stale / 4).max(Duration::from_millis(10));
+            app.every(&runtime, beat, |app| app.reviews.heartbeat());
             let reported = std::sync::atomic::AtomicBool::new(false);
             app.every(&runtime, app.options.presence_every, move |app| {
                 // Nothing to say and nothing said before: no write.
@@ -227,9 +255,19 @@ impl App {
         self.rooms.in_memory()
     }
 
-    /// The engine's workers and their queue.
+    /// The engine's workers and their queues (game moves first, then analyses and reviews).
     pub fn engines(&self) -> &crate::engines::EnginePool {
         self.rooms.engines()
+    }
+
+    /// The analysis board's searches.
+    pub fn analyses(&self) -> &Analyses {
+        &self.analyses
+    }
+
+    /// The reviews after games.
+    pub fn reviews(&self) -> &Reviews {
+        &self.reviews
     }
 
     /// Drops idle games from memory; how many.

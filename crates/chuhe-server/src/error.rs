@@ -8,6 +8,8 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::{json, Value};
 
+use crate::analysis::AnalysisError;
+use crate::review::ReviewError;
 use crate::round::RoundError;
 use crate::store::StoreError;
 use crate::user::UserError;
@@ -195,6 +197,80 @@ impl From<UserError> for ApiError {
                 retry_after,
                 ..ApiError::new(status, e.code(), e.to_string()).with_params(params)
             },
+        }
+    }
+}
+
+impl From<AnalysisError> for ApiError {
+    fn from(e: AnalysisError) -> ApiError {
+        let message = e.to_string();
+        match e {
+            AnalysisError::BadGame(game) => {
+                ApiError::new(StatusCode::BAD_REQUEST, "bad_game", message)
+                    .with_params(json!({"game": game}))
+            }
+            AnalysisError::BadPosition(why) => {
+                ApiError::new(StatusCode::BAD_REQUEST, "bad_position", message)
+                    .with_params(position_params(&why))
+            }
+            AnalysisError::BadMove { index, text, error } => {
+                ApiError::new(StatusCode::BAD_REQUEST, "bad_move", message).with_params(
+                    json!({"index": index, "move": text, "message": error.to_string()}),
+                )
+            }
+            AnalysisError::BadRequest(_) => ApiError::bad_request(message),
+            AnalysisError::Busy { scope, limit } => busy(message, scope.as_str(), limit),
+        }
+    }
+}
+
+/// A refused position's parameters: its `message` in English, and (when the text was read
+/// but the rules refuse it) its `game` (`xiangqi`, `xiongqi`) and `problems` as codes a page
+/// words, `[{code, location, params, message}]`, where `location` is a square (`e1`), `first
+/// hand`/`second hand`, `board` or `turn`.
+pub(crate) fn position_params(why: &chuhe::SetupError) -> Value {
+    let chuhe::SetupError::Invalid(e) = why else {
+        return json!({"message": why.to_string(), "problems": []});
+    };
+    let list: Vec<Value> = e
+        .problems
+        .iter()
+        .map(|p| {
+            let location = match p.location {
+                chuhe::Location::Square(cell) => cell.to_string(),
+                chuhe::Location::Hand(side) => format!("{} hand", side.as_str()),
+                chuhe::Location::Board => "board".into(),
+                chuhe::Location::Turn => "turn".into(),
+            };
+            let params: serde_json::Map<String, Value> = p
+                .params
+                .iter()
+                .map(|(k, v)| (k.to_string(), Value::String(v.clone())))
+                .collect();
+            json!({"code": p.code, "location": location, "params": params, "message": p.message})
+        })
+        .collect();
+    json!({"message": why.to_string(), "game": e.game.to_lowercase(), "problems": list})
+}
+
+/// 503 `analysis_busy`: too many analyses (`scope`: `address` or `queue`, `limit` the bound).
+fn busy(message: String, scope: &str, limit: usize) -> ApiError {
+    let retry_after = crate::analysis::BUSY_RETRY_AFTER;
+    ApiError {
+        retry_after: Some(retry_after),
+        ..ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "analysis_busy", message)
+            .with_params(json!({"scope": scope, "limit": limit, "retry_after": retry_after}))
+    }
+}
+
+impl From<ReviewError> for ApiError {
+    fn from(e: ReviewError) -> ApiError {
+        let message = e.to_string();
+        match e {
+            ReviewError::NotOver => ApiError::conflict("game_not_over", message),
+            ReviewError::NoReview(_) => ApiError::new(StatusCode::NOT_FOUND, "no_review", message),
+            ReviewError::Busy { limit } => busy(message, "queue", limit),
+            ReviewError::Store(store) => store.into(),
         }
     }
 }

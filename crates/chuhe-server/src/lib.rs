@@ -10,7 +10,12 @@
 //! - [`user`]: accounts, guests, sessions, names and passwords;
 //! - [`rating`]: Glicko-2 categories and updates;
 //! - [`archive`]: records in (PGN, PCN, XQF, FEN) and out (PCN, PGN);
-//! - [`engines`]: a fixed number of engine threads and the queue of games waiting for them;
+//! - [`engines`]: a fixed number of engine threads shared by the engine players (whose moves
+//!   go first) and the analysis, with their queues;
+//! - [`analysis`]: the analysis board — positions checked by the rules core, analyses
+//!   streamed to pages, with their limits;
+//! - [`review`]: reviews after a game — positions evaluated at a fixed budget, moves
+//!   classified, accuracy, computed once behind several servers;
 //! - [`store`]: one trait per domain and their one SQL implementation, on SQLite or
 //!   PostgreSQL, with the schema's migrations as SQL files;
 //! - [`app`]: the server's state and its background work;
@@ -22,6 +27,7 @@
 //! chuhe_server::serve(options).unwrap();
 //! ```
 
+pub mod analysis;
 pub mod app;
 pub mod archive;
 pub mod chart;
@@ -32,6 +38,7 @@ pub mod http;
 pub mod ids;
 pub mod lobby;
 pub mod rating;
+pub mod review;
 pub mod round;
 pub mod store;
 pub mod user;
@@ -72,6 +79,14 @@ pub struct ServeOptions {
     pub signup_open: bool,
     /// Mark the session cookie `Secure` (`--cookie-secure`, for a site behind TLS).
     pub cookie_secure: bool,
+    /// Seconds of search an analysis may use in all (`--analysis-seconds`).
+    pub analysis_seconds: u64,
+    /// Searching analysis pages per client address (`--analysis-per-address`).
+    pub analysis_per_address: usize,
+    /// Analyses (and reviews) that may wait for the engine (`--analysis-queue`).
+    pub analysis_queue: usize,
+    /// Nodes searched per position of a review (`--review-nodes`).
+    pub review_nodes: u64,
 }
 
 impl Default for ServeOptions {
@@ -89,6 +104,10 @@ impl Default for ServeOptions {
             trust_forwarded_for: false,
             signup_open: true,
             cookie_secure: false,
+            analysis_seconds: analysis::AnalysisOptions::default().seconds.as_secs(),
+            analysis_per_address: analysis::AnalysisOptions::default().per_address,
+            analysis_queue: analysis::AnalysisOptions::default().queue,
+            review_nodes: review::DEFAULT_REVIEW_NODES,
         }
     }
 }
@@ -212,6 +231,17 @@ pub fn serve(options: ServeOptions) -> Result<(), ServeError> {
                 signup_open: options.signup_open,
                 cookie_secure: options.cookie_secure,
                 presence_every: app::PRESENCE_EVERY,
+                analysis: analysis::AnalysisOptions {
+                    seconds: Duration::from_secs(options.analysis_seconds),
+                    per_address: options.analysis_per_address,
+                    queue: options.analysis_queue,
+                    ..analysis::AnalysisOptions::default()
+                },
+                analysis_slice: engines::DEFAULT_SLICE,
+                review: review::ReviewOptions {
+                    nodes: options.review_nodes,
+                    ..review::ReviewOptions::default()
+                },
             },
         );
         axum::serve(listener, http::service(app))

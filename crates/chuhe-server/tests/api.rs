@@ -875,7 +875,9 @@ fn records_go_out_and_come_back() {
         .unwrap();
     assert_eq!(svg.content_type(), "image/svg+xml");
     let svg = svg.into_string().unwrap();
-    assert_eq!(svg.matches("data-square=").count(), 90);
+    assert_eq!(svg.matches(r#"class="square" data-square="#).count(), 90);
+    // Each of the 32 pieces names its square and side, for the page that drags it.
+    assert_eq!(svg.matches(r#"<g class="piece" data-square="#).count(), 32);
     assert!(svg.contains("last-move"));
     // A game from a FEN.
     let (status, body) = post(

@@ -11,8 +11,8 @@ use std::time::Duration;
 use chuhe::Side;
 use chuhe_server::store::prelude::*;
 use chuhe_server::store::{
-    EngineClaim, Opponent, PostgresStore, SqliteStore, Standing, StoreError, StoredGame,
-    StoredMove, StoredResult, TimeControl,
+    EngineClaim, Opponent, PostgresStore, ReviewClaim, SqliteStore, Standing, StoreError,
+    StoredGame, StoredMove, StoredResult, TimeControl,
 };
 use common::postgres_url;
 
@@ -105,6 +105,109 @@ fn suite(store: &dyn Store) {
     stale_changes(store);
     engine_claims(store);
     racing_engine_claims(store);
+    review_claims(store);
+    racing_review_claims(store);
+}
+
+/// A review is claimed by one server, which alone stores its progress; a holder that went
+/// silent is replaced by the next server, which goes on from the positions stored; a done
+/// review is nobody's and stays done; a released claim passes at once.
+fn review_claims(store: &dyn Store) {
+    let minute = Duration::from_secs(60);
+    assert!(matches!(
+        store.claim_review("no-such-game", 10, 1, "s1", minute),
+        Err(StoreError::NotFound(_))
+    ));
+    assert!(store.review("no-such-game").unwrap().is_none());
+    let id = fresh_id("rv");
+    store.create(&game(&id, &["h3e3", "h10g8"])).unwrap();
+    let ReviewClaim::Won(first) = store.claim_review(&id, 500, 3, "s1", minute).unwrap() else {
+        panic!("the first claim wins");
+    };
+    assert_eq!((first.nodes, first.total, first.done), (500, 3, 0));
+    assert_eq!(
+        (first.positions.as_str(), first.state.as_str()),
+        ("[]", "running")
+    );
+    assert_eq!(first.holder.as_deref(), Some("s1"));
+    let ReviewClaim::Held(held) = store.claim_review(&id, 900, 3, "s2", minute).unwrap() else {
+        panic!("a live holder keeps it");
+    };
+    assert_eq!(held.holder.as_deref(), Some("s1"));
+    assert!(matches!(
+        store.claim_review(&id, 500, 3, "s1", minute).unwrap(),
+        ReviewClaim::Won(_)
+    ));
+    assert!(store.save_review(&id, "s1", 1, "[1]", false).unwrap());
+    assert!(!store.save_review(&id, "s2", 2, "[2]", false).unwrap());
+    assert!(store.heartbeat_review(&id, "s1").unwrap());
+    assert!(!store.heartbeat_review(&id, "s2").unwrap());
+    // s1 goes silent: s2 takes over with what s1 stored (its node budget too).
+    std::thread::sleep(Duration::from_millis(20));
+    let ReviewClaim::Won(taken) = store
+        .claim_review(&id, 900, 3, "s2", Duration::from_millis(5))
+        .unwrap()
+    else {
+        panic!("a silent holder's review is taken over");
+    };
+    assert_eq!(
+        (taken.nodes, taken.done, taken.positions.as_str()),
+        (500, 1, "[1]")
+    );
+    assert!(!store.save_review(&id, "s1", 2, "[1,2]", false).unwrap());
+    assert!(!store.heartbeat_review(&id, "s1").unwrap());
+    assert!(store.save_review(&id, "s2", 3, "[1,2,3]", true).unwrap());
+    let done = store.review(&id).unwrap().unwrap();
+    assert!(done.is_done());
+    assert_eq!((done.done, done.holder), (3, None));
+    assert!(matches!(
+        store
+            .claim_review(&id, 500, 3, "s3", Duration::ZERO)
+            .unwrap(),
+        ReviewClaim::Done(_)
+    ));
+    assert!(
+        !store.save_review(&id, "s2", 3, "[]", true).unwrap(),
+        "done stays done"
+    );
+    // A claim given up passes at once.
+    let other = fresh_id("rv");
+    store.create(&game(&other, &[])).unwrap();
+    assert!(matches!(
+        store.claim_review(&other, 10, 1, "s1", minute).unwrap(),
+        ReviewClaim::Won(_)
+    ));
+    store.release_review(&other, "s1").unwrap();
+    assert!(matches!(
+        store.claim_review(&other, 10, 1, "s2", minute).unwrap(),
+        ReviewClaim::Won(_)
+    ));
+}
+
+/// Servers claiming one review at the same moment: exactly one wins.
+fn racing_review_claims(store: &dyn Store) {
+    for _ in 0..5 {
+        let id = fresh_id("rr");
+        store.create(&game(&id, &["h3e3"])).unwrap();
+        let barrier = Barrier::new(4);
+        let won = std::thread::scope(|s| {
+            let claims: Vec<_> = (0..4)
+                .map(|i| {
+                    let (barrier, id) = (&barrier, &id);
+                    s.spawn(move || {
+                        barrier.wait();
+                        store.claim_review(id, 10, 2, &format!("s{i}"), Duration::from_secs(60))
+                    })
+                })
+                .collect();
+            claims
+                .into_iter()
+                .map(|c| c.join().unwrap())
+                .filter(|c| matches!(c, Ok(ReviewClaim::Won(_))))
+                .count()
+        });
+        assert_eq!(won, 1);
+    }
 }
 
 /// One server at a time holds the engine's move of a ply; its own claim is renewed; a
@@ -454,6 +557,25 @@ fn postgres_passes_the_store_suite() {
     assert!(other.list(500, 0).unwrap().len() >= 8);
 }
 
+/// The last handle on a store may go on a thread that drives the server's async runtime (a
+/// finished connection task dropping the router); closing its connections there must not
+/// panic (the synchronous client runs a runtime of its own to close).
+#[test]
+fn a_postgres_store_dropped_inside_the_runtime_closes_quietly() {
+    let Some(url) = postgres_url() else {
+        return;
+    };
+    let store = PostgresStore::connect(&url).unwrap();
+    assert!(store.list(1, 0).is_ok());
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .build()
+        .unwrap();
+    runtime
+        .block_on(runtime.spawn(async move { drop(store) }))
+        .expect("the store drops without a panic");
+}
+
 #[test]
 fn postgres_connection_errors_are_typed() {
     let err = PostgresStore::connect("postgres://nobody:pw@127.0.0.1:1/none")
@@ -581,9 +703,9 @@ fn postgres_servers_starting_together_set_up_one_schema() {
             .unwrap()
             .get(0);
         assert_eq!(
-            tables, 12,
+            tables, 13,
             "round {round}: games, moves, engine_claims, chuhe_schema, users, sessions, \
-             ratings, rating_history, seeks, challenges, idempotency, presence"
+             ratings, rating_history, seeks, challenges, idempotency, presence, reviews"
         );
         // Every server works on it.
         let id = fresh_id("tg");

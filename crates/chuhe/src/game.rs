@@ -375,6 +375,42 @@ impl<P: GamePosition> Game<P> {
         }
     }
 
+    /// Plays `m`, a legal move, where the caller knows the game goes on after it, without
+    /// generating the next legal moves for the result (the result stays none): for a search
+    /// that walks again down a line it played before with [`Game::play_legal`], which found
+    /// the game going on there. Undo it with [`Game::undo_ongoing`].
+    ///
+    /// A move that is not legal here, or one that ends the game, leaves the game in an
+    /// unspecified state (debug builds check that the game was going on).
+    ///
+    /// ```
+    /// use chuhe::{xiangqi, Game, GamePosition};
+    /// let mut game = Game::<xiangqi::Position>::start(xiangqi::RuleSet::Standard);
+    /// let m = game.legal_moves()[0];
+    /// let mut next = Default::default();
+    /// game.play_legal(m, &mut next);       // the first walk: the result is computed
+    /// assert!(game.outcome().is_none());
+    /// game.undo_ongoing();
+    /// game.replay_ongoing(m);              // later walks down the same move
+    /// assert_eq!(game.moves(), &[m]);
+    /// game.undo_ongoing();
+    /// assert!(game.moves().is_empty());
+    /// ```
+    pub fn replay_ongoing(&mut self, m: P::Move) {
+        debug_assert!(self.outcome.is_none(), "replay_ongoing: the game is over");
+        self.history.push_played(m);
+    }
+
+    /// Takes back the last move, which was played while the game went on ([`Game::play`],
+    /// [`Game::play_legal`], [`Game::replay_ongoing`]; not [`Game::play_past_end`]), without
+    /// generating moves for the result: the game went on before that move, so the result is
+    /// none again (a declared result is taken back, as [`Game::undo`] does).
+    pub fn undo_ongoing(&mut self) -> Option<P::Move> {
+        let m = self.take_back()?;
+        self.outcome = None;
+        Some(m)
+    }
+
     /// Starts the game again from `position` (no history), keeping its allocations: the same
     /// as `*self = Game::from_position(position)`.
     pub fn restart(&mut self, position: P) {
@@ -396,6 +432,14 @@ impl<P: GamePosition> Game<P> {
 
     /// Takes back the last move (and any declared result).
     pub fn undo(&mut self) -> Option<P::Move> {
+        let m = self.take_back()?;
+        self.outcome = self.compute_outcome();
+        Some(m)
+    }
+
+    /// Takes back the last move, a forbidden move's mark and any declared result; the
+    /// caller sets the result.
+    fn take_back(&mut self) -> Option<P::Move> {
         let m = self.history.pop()?;
         if self
             .forbidden_at
@@ -404,7 +448,6 @@ impl<P: GamePosition> Game<P> {
             self.forbidden_at = None;
         }
         self.declared = None;
-        self.outcome = self.compute_outcome();
         Some(m)
     }
 

@@ -33,16 +33,44 @@ impl fmt::Display for Location {
 pub struct Problem {
     /// Where.
     pub location: Location,
-    /// What is wrong, for a person.
+    /// What is wrong, for a person (in English).
     pub message: String,
+    /// What is wrong, for a program: a code (`no_general`, `general_outside_palace`…, or
+    /// `other`) that a program words in its own language with [`Problem::params`].
+    pub code: &'static str,
+    /// The code's parameters by name (`side`: `first` or `second`; `square`, `piece`…).
+    pub params: Vec<(&'static str, String)>,
 }
 
 impl Problem {
-    /// A problem at `location`.
+    /// A problem at `location`, told in words only (code `other`).
     pub fn new(location: Location, message: impl Into<String>) -> Problem {
         Problem {
             location,
             message: message.into(),
+            code: "other",
+            params: Vec::new(),
+        }
+    }
+
+    /// A problem at `location` with its code and parameters as well as its words.
+    ///
+    /// ```
+    /// use chuhe::{Location, Problem};
+    /// let p = Problem::coded(Location::Board, "no_general", &[("side", "first")], "Red has no general");
+    /// assert_eq!((p.code, p.params[0].1.as_str()), ("no_general", "first"));
+    /// ```
+    pub fn coded(
+        location: Location,
+        code: &'static str,
+        params: &[(&'static str, &str)],
+        message: impl Into<String>,
+    ) -> Problem {
+        Problem {
+            location,
+            message: message.into(),
+            code,
+            params: params.iter().map(|&(k, v)| (k, v.to_string())).collect(),
         }
     }
 }

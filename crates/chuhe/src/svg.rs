@@ -97,13 +97,15 @@ impl<'a, P: GamePosition> SvgBoard<'a, P> {
 
     /// Adds, over everything else, a transparent `<rect class="square" data-square="e3">`
     /// on every square, for a page that makes the board clickable and highlights squares
-    /// with CSS.
+    /// with CSS; each piece's `<g class="piece">` then names its square and side too
+    /// (`data-square="e1" data-side="first"`), for a page that drags it.
     ///
     /// ```
     /// use chuhe::{xiongqi, GamePosition};
     /// let svg = xiongqi::Position::start().svg().square_targets(true).to_string();
-    /// assert_eq!(svg.matches("data-square=").count(), 64);
+    /// assert_eq!(svg.matches(r#"class="square" data-square="#).count(), 64);
     /// assert!(svg.contains(r#"data-square="e3""#));
+    /// assert!(svg.contains(r#"<g class="piece" data-square="e1" data-side="first">"#));
     /// ```
     pub fn square_targets(self, square_targets: bool) -> Self {
         SvgBoard {
@@ -292,9 +294,19 @@ impl<'a, P: GamePosition> SvgBoard<'a, P> {
                 _ => FIRST_COLOUR,
             };
             let (x, y) = self.centre(sq);
+            // An interactive board names each piece's square and side (a page drags it).
+            let named = if self.square_targets {
+                let side = match self.position.piece_role(sq) {
+                    Some((Side::Second, _)) => "second",
+                    _ => "first",
+                };
+                format!(r#" data-square="{sq}" data-side="{side}""#)
+            } else {
+                String::new()
+            };
             writeln!(
                 out,
-                r#"<g class="piece"><circle cx="{x}" cy="{y}" r="{radius}" fill="{PIECE_FILL}" stroke="{colour}" stroke-width="2.5"/><circle cx="{x}" cy="{y}" r="{}" fill="none" stroke="{colour}" stroke-width="1"/>"#,
+                r#"<g class="piece"{named}><circle cx="{x}" cy="{y}" r="{radius}" fill="{PIECE_FILL}" stroke="{colour}" stroke-width="2.5"/><circle cx="{x}" cy="{y}" r="{}" fill="none" stroke="{colour}" stroke-width="1"/>"#,
                 radius - 4.0
             )?;
             let (text, size) = match self.glyphs {

@@ -1,4 +1,5 @@
-//! `Game::play_legal` (one move generation per ply) and `Game::restart` agree with
+//! `Game::play_legal` (one move generation per ply), `Game::restart`, and the search's walk
+//! (`Game::replay_ongoing`, `Game::undo_ongoing`) agree with
 //! `Game::play` then `Game::legal_moves`, which agrees with the position's moves less those
 //! `Game::is_repetitive` forbids one by one (X6 as one look at the history), the history's repetition look-up agrees with a
 //! scan of every position (undo included), and `for_each_piece` with `piece_role`, on seeded
@@ -101,6 +102,18 @@ fn random_games<P: GamePosition>(
                 let mut copy = fast.clone();
                 copy.undo();
                 check_history(&copy);
+                // undo_ongoing and replay_ongoing (a search's walk) agree with undo and play.
+                let mut walk = fast.clone();
+                assert_eq!(walk.undo_ongoing(), Some(m));
+                assert_eq!(walk.outcome(), copy.outcome());
+                assert!(walk.position().same_identity(copy.position()));
+                check_history(&walk);
+                if fast.outcome().is_none() {
+                    walk.replay_ongoing(m);
+                    assert_eq!(walk.outcome(), None);
+                    assert_eq!(walk.positions(), fast.positions());
+                    check_history(&walk);
+                }
                 copy.undo();
                 check_history(&copy);
             }

@@ -212,18 +212,19 @@ pub(super) async fn create(
         .map(str::trim)
         .filter(|p| !p.is_empty())
         .unwrap_or("start");
-    let start = kind
-        .new_game(position)
-        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "bad_position", e.to_string()))?;
+    let start = kind.new_game(position).map_err(|e| {
+        ApiError::new(StatusCode::BAD_REQUEST, "bad_position", e.to_string())
+            .with_params(crate::error::position_params(&e))
+    })?;
     if let Some(outcome) = start.outcome() {
-        return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "bad_position",
-            format!(
-                "the position is already over: {}",
-                crate::round::words::result(kind, &outcome)
-            ),
-        ));
+        let message = format!(
+            "the position is already over: {}",
+            crate::round::words::result(kind, &outcome)
+        );
+        return Err(
+            ApiError::new(StatusCode::BAD_REQUEST, "bad_position", message.clone())
+                .with_params(serde_json::json!({"message": message, "problems": []})),
+        );
     }
     let (user, session) = viewer.player(&app).await?;
     let now = now_ms();

@@ -13,11 +13,15 @@
 //! - games: `POST /api/games` (against the engine or a friend), `GET /api/games` (the
 //!   archive, with filters), `POST /api/import`, `GET /api/games/{id}`,
 //!   `POST /api/games/{id}/{move|resign|draw|takeback|abort|rematch|join}`,
-//!   `GET /api/games/{id}/{board.svg|pcn|pgn|ws}`.
+//!   `GET /api/games/{id}/{board.svg|pcn|pgn|ws}`, `POST|GET /api/games/{id}/review` (the
+//!   review after the game, see [`crate::review`]);
+//! - analysis: `POST /api/analysis/position` (a position checked by the rules core and
+//!   drawn), `GET /api/analysis/ws` (analyses streamed to the page; see `analysis.rs`).
 //!
 //! Every change is behind the origin check ([`guard`]); creations and acceptances take an
 //! `Idempotency-Key`.
 
+mod analysis;
 mod archive;
 mod games;
 pub mod guard;
@@ -62,6 +66,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/signup", get(page::index))
         .route("/account", get(page::index))
         .route("/@/{name}", get(page::index))
+        .route("/analysis", get(page::index))
+        .route("/editor", get(page::index))
         .route("/g/{id}", get(games::page))
         .route("/assets/{file}", get(page::asset))
         .route("/api/me", get(players::me))
@@ -90,6 +96,12 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/pgn", get(games::pgn))
         .route("/api/games/{id}/join", post(games::join))
         .route("/api/games/{id}/ws", get(socket::upgrade))
+        .route(
+            "/api/games/{id}/review",
+            get(analysis::get_review).post(analysis::request_review),
+        )
+        .route("/api/analysis/position", post(analysis::position))
+        .route("/api/analysis/ws", get(analysis::socket))
         .route("/api/games/{id}/{action}", post(games::act))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)

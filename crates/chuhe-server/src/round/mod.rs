@@ -188,6 +188,19 @@ impl EngineJob {
         self.ply
     }
 
+    /// A job for the start position at full strength (the pool's tests).
+    #[cfg(test)]
+    pub(crate) fn for_test(kind: GameKind, movetime: Duration) -> EngineJob {
+        EngineJob {
+            kind,
+            start: "start".into(),
+            moves: Vec::new(),
+            ply: 0,
+            level: 20,
+            limits: Limits::movetime(movetime),
+        }
+    }
+
     /// Searches on a fresh engine; the move in coordinates and the score from the engine's
     /// side.
     pub fn run(&self) -> Option<(String, i32)> {
@@ -196,9 +209,13 @@ impl EngineJob {
 
     /// Searches on `engine` (an engine of the job's kind of game, which forgets its last game
     /// first).
+    /// The engine's options are all set here: an engine of the pool may come from an
+    /// analysis (MultiPV above one, full strength).
     pub fn run_on(&self, engine: &mut Engine) -> Option<(String, i32)> {
         engine.new_game().ok()?;
         engine.set_level(usize::from(self.level)).ok()?;
+        engine.set_multipv(1).ok()?;
+        engine.set_threads(1).ok()?;
         let moves: Vec<&str> = self.moves.iter().map(String::as_str).collect();
         engine.set_position(&self.start, &moves).ok()?;
         let best = engine.search(self.limits.clone()).ok()?;

@@ -153,18 +153,25 @@ pub struct Rooms {
     store: Arc<dyn Store>,
     tables: Mutex<HashMap<String, Arc<Table>>>,
     options: RoomsOptions,
-    engines: EnginePool,
+    engines: Arc<EnginePool>,
     /// This server among those sharing the database, in engine claims and presence.
     server_id: String,
 }
 
 impl Rooms {
-    /// The rooms over `store`, for the server `server_id`.
-    pub fn new(store: Arc<dyn Store>, options: RoomsOptions, server_id: String) -> Rooms {
+    /// The rooms over `store`, for the server `server_id`, whose engine moves are searched
+    /// by `engines` (a pool of [`RoomsOptions::engine_threads`] workers, shared with the
+    /// analysis).
+    pub fn new(
+        store: Arc<dyn Store>,
+        options: RoomsOptions,
+        server_id: String,
+        engines: Arc<EnginePool>,
+    ) -> Rooms {
         Rooms {
             store,
             tables: Mutex::new(HashMap::new()),
-            engines: EnginePool::new(options.engine_threads),
+            engines,
             options,
             server_id,
         }
@@ -203,8 +210,8 @@ impl Rooms {
         &self.options
     }
 
-    /// The engine's workers and their queue.
-    pub fn engines(&self) -> &EnginePool {
+    /// The engine's workers and their queues.
+    pub fn engines(&self) -> &Arc<EnginePool> {
         &self.engines
     }
 

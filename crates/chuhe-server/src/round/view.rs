@@ -2,7 +2,7 @@
 //! WebSocket's `state` messages. Results and notices are codes with parameters (the page
 //! words them in the player's language), with English words beside them for API clients.
 
-use chuhe::{MoveNotation, MoveTexts, Side};
+use chuhe::{AnyGame, GameKind, MoveNotation, MoveTexts, Outcome, Side};
 use serde::Serialize;
 
 use super::{words, Round, ABANDONED, ABORTED, NO_FIRST_MOVE, UNTIMED_PLIES};
@@ -123,8 +123,47 @@ pub struct MoveView {
     pub text: MoveTexts,
     /// Coordinates as players write them: `h3-e3`, a capture `e3xe7`.
     pub coords: String,
-    /// Milliseconds its player took.
-    pub time_ms: u64,
+    /// Milliseconds its player took (in a game; a position analysed has none, and the field
+    /// is left out).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_ms: Option<u64>,
+}
+
+impl MoveView {
+    /// The move at `ply` (from 1) written `texts`, which took `time_ms`.
+    pub fn new(ply: usize, texts: MoveTexts, time_ms: Option<u64>) -> MoveView {
+        MoveView {
+            ply,
+            coords: coordinates(texts.get("pmn").map_or("", String::as_str)),
+            text: texts,
+            time_ms,
+        }
+    }
+}
+
+/// The legal moves of `game`'s position with their squares (none once the game is over).
+pub fn legal_moves(game: &dyn AnyGame) -> Vec<LegalMove> {
+    game.legal_moves_in(&[MoveNotation::Uci, MoveNotation::Pmn])
+        .unwrap_or_default()
+        .into_iter()
+        .map(|texts| {
+            let [uci, pmn]: [String; 2] = texts.try_into().unwrap_or_default();
+            let (from, to) = squares_of(&uci);
+            LegalMove { uci, from, to, pmn }
+        })
+        .collect()
+}
+
+impl ResultView {
+    /// A result the rules (or a declared end) decided, in `kind`'s words.
+    pub fn of(kind: GameKind, outcome: &Outcome) -> ResultView {
+        ResultView {
+            status: outcome.status.as_str(),
+            winner: outcome.winner_str(),
+            reason: outcome.reason.map(|r| r.as_str().to_string()),
+            text: words::result(kind, outcome),
+        }
+    }
 }
 
 /// A legal move with its squares, for a board that is clicked.
@@ -285,15 +324,7 @@ impl Round {
         let legal = if self.is_over() || self.is_record() {
             Vec::new()
         } else {
-            game.legal_moves_in(&[MoveNotation::Uci, MoveNotation::Pmn])
-                .unwrap_or_default()
-                .into_iter()
-                .map(|texts| {
-                    let [uci, pmn]: [String; 2] = texts.try_into().unwrap_or_default();
-                    let (from, to) = squares_of(&uci);
-                    LegalMove { uci, from, to, pmn }
-                })
-                .collect()
+            legal_moves(game)
         };
         let id = &self.record.id;
         let open_seat = !self.record.creator;
@@ -336,18 +367,14 @@ impl Round {
         } else {
             over.map(|o| {
                 let abandoned = stored.and_then(|r| r.reason.as_deref()) == Some(ABANDONED);
+                let view = ResultView::of(kind, &o);
+                if !abandoned {
+                    return view;
+                }
                 ResultView {
-                    status: o.status.as_str(),
-                    winner: o.winner_str(),
-                    reason: if abandoned {
-                        Some(ABANDONED.to_string())
-                    } else {
-                        o.reason.map(|r| r.as_str().to_string())
-                    },
-                    text: match (abandoned, o.winner) {
-                        (true, Some(w)) => words::abandoned(kind, !w),
-                        _ => words::result(kind, &o),
-                    },
+                    reason: Some(ABANDONED.to_string()),
+                    text: o.winner.map_or(view.text, |w| words::abandoned(kind, !w)),
+                    ..view
                 }
             })
         };
@@ -389,12 +416,7 @@ impl Round {
                 .played
                 .iter()
                 .enumerate()
-                .map(|(i, p)| MoveView {
-                    ply: i + 1,
-                    coords: coordinates(p.texts.get("pmn").map_or("", String::as_str)),
-                    text: p.texts.clone(),
-                    time_ms: p.time_ms,
-                })
+                .map(|(i, p)| MoveView::new(i + 1, p.texts.clone(), Some(p.time_ms)))
                 .collect(),
             legal,
             result,

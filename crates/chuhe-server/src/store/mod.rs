@@ -18,6 +18,7 @@ mod games;
 mod lobby;
 mod postgres;
 mod ratings;
+mod reviews;
 pub mod sql;
 mod sqlite;
 mod users;
@@ -27,7 +28,7 @@ pub use self::postgres::{PostgresDb, PostgresStore};
 /// The store traits, to call their methods on a `dyn Store`: `use
 /// chuhe_server::store::prelude::*`.
 pub mod prelude {
-    pub use super::{GameStore, LobbyStore, RatingStore, Store, UserStore};
+    pub use super::{GameStore, LobbyStore, RatingStore, ReviewStore, Store, UserStore};
 }
 pub use self::sqlite::{SqliteDb, SqliteStore};
 
@@ -761,8 +762,73 @@ pub trait LobbyStore: Send + Sync {
     fn earlier(&self, key: &Idempotency) -> Result<Option<Created>, StoreError>;
 }
 
+/// A game's review as stored: the evaluations of its positions so far and who computes it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StoredReview {
+    /// The game.
+    pub game_id: String,
+    /// The node budget of each position's search.
+    pub nodes: u64,
+    /// Positions to evaluate (the game's moves and one).
+    pub total: usize,
+    /// Positions evaluated.
+    pub done: usize,
+    /// Their evaluations, a JSON array (see [`crate::review::PositionEval`]).
+    pub positions: String,
+    /// `running` or `done`.
+    pub state: String,
+    /// The server computing it while it runs.
+    pub holder: Option<String>,
+    /// Milliseconds since the holder's last heartbeat, by the database's clock.
+    pub heartbeat_age_ms: Option<i64>,
+}
+
+/// The answer to [`ReviewStore::claim_review`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum ReviewClaim {
+    /// This server computes it (from the positions already stored, if any).
+    Won(StoredReview),
+    /// Another server computes it and is alive.
+    Held(StoredReview),
+    /// It is done.
+    Done(StoredReview),
+}
+
+/// Reviews of finished games (`reviews`): computed once, by the server that claims them,
+/// whatever the number of servers.
+pub trait ReviewStore: Send + Sync {
+    /// Claims the review of game `id` for `holder`: a new review of `total` positions at
+    /// `nodes` nodes each; or one whose holder is `holder`, nobody, or silent for `stale`
+    /// (a server that died), taken over with its positions; else who holds it, or the done
+    /// review. In one transaction under the game's row lock.
+    fn claim_review(
+        &self,
+        id: &str,
+        nodes: u64,
+        total: usize,
+        holder: &str,
+        stale: Duration,
+    ) -> Result<ReviewClaim, StoreError>;
+    /// Stores the positions evaluated so far (`done` of them; the review is done when
+    /// `finished`), and beats the heartbeat; false when `holder` no longer holds it.
+    fn save_review(
+        &self,
+        id: &str,
+        holder: &str,
+        done: usize,
+        positions: &str,
+        finished: bool,
+    ) -> Result<bool, StoreError>;
+    /// The holder is alive; false when it no longer holds the review.
+    fn heartbeat_review(&self, id: &str, holder: &str) -> Result<bool, StoreError>;
+    /// Gives the claim up (another server may take the review at once).
+    fn release_review(&self, id: &str, holder: &str) -> Result<(), StoreError>;
+    /// The review of game `id`, if one was asked for.
+    fn review(&self, id: &str) -> Result<Option<StoredReview>, StoreError>;
+}
+
 /// Everything the site keeps.
-pub trait Store: GameStore + UserStore + RatingStore + LobbyStore {
+pub trait Store: GameStore + UserStore + RatingStore + LobbyStore + ReviewStore {
     /// Which database this is, for people: `sqlite chuhe-games.sqlite3`.
     fn describe(&self) -> String;
     /// Tells of changes committed by any server on this database: from a thread of its own,

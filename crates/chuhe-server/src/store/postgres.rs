@@ -21,6 +21,7 @@ pub(crate) const MIGRATIONS: &[Migration] = migrations!("postgres":
     3 => "0003_versions.sql",
     4 => "0004_engine_claims.sql",
     5 => "0005_players.sql",
+    6 => "0006_reviews.sql",
 );
 
 /// The key of the advisory lock under which the schema is changed.
@@ -36,7 +37,22 @@ pub type PostgresStore = SqlStore<PostgresDb>;
 pub struct PostgresDb {
     url: String,
     config: postgres::Config,
-    pool: Pool<PostgresConnectionManager<NoTls>>,
+    /// Always `Some` until the database is dropped (see the `Drop` below).
+    pool: Option<Pool<PostgresConnectionManager<NoTls>>>,
+}
+
+impl Drop for PostgresDb {
+    /// Closing a synchronous `postgres` connection runs a small runtime of its own, which
+    /// panics on a thread that drives an async runtime — where the last handle on the store
+    /// may well go (a finished connection task dropping the router). The pool is then
+    /// closed on a thread of its own.
+    fn drop(&mut self) {
+        if let Some(pool) = self.pool.take() {
+            if tokio::runtime::Handle::try_current().is_ok() {
+                std::thread::spawn(move || drop(pool));
+            }
+        }
+    }
 }
 
 /// The first wait before the change listener connects again after a failure; it doubles up
@@ -78,7 +94,7 @@ impl SqlStore<PostgresDb> {
         Ok(SqlStore::new(PostgresDb {
             url: shown,
             config,
-            pool,
+            pool: Some(pool),
         }))
     }
 }
@@ -98,7 +114,11 @@ impl PostgresDb {
         let mut tries = 0;
         loop {
             tries += 1;
-            let mut client = self.pool.get().map_err(|e| {
+            let pool = self
+                .pool
+                .as_ref()
+                .expect("the pool lives as long as the database");
+            let mut client = pool.get().map_err(|e| {
                 StoreError::Unavailable(format!("{} cannot be reached: {e}", self.url))
             })?;
             let out = work(&mut client);

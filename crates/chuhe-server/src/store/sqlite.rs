@@ -16,6 +16,7 @@ pub(crate) const MIGRATIONS: &[Migration] = migrations!("sqlite":
     3 => "0003_versions.sql",
     4 => "0004_engine_claims.sql",
     5 => "0005_players.sql",
+    6 => "0006_reviews.sql",
 );
 
 /// Games in a SQLite file, served by one process: [`SqliteStore::open`] holds the file

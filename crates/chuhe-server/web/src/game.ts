@@ -1,11 +1,14 @@
-// A game: the board (the SVG the server draws, chuhe's own SvgBoard, with a transparent
-// target on every square), the players and their clocks, the moves, and what the viewer
-// may do — exactly what the server's `can` says. A finished game or an imported record is a
-// review board: the arrows step through its moves.
+// A game: the board (board.ts: the SVG the server draws, with the page's marks over it),
+// the players and their clocks, the moves, and what the viewer may do — exactly what the
+// server's `can` says. While the other side is to move a player may premove. ←/→/Home/End
+// step through the moves; a finished game opens on the analysis board.
 
 import { api, ApiFailure, socketUrl } from "./api";
-import { $, $$, fill, h, link } from "./dom";
-import { Key, language, t } from "./i18n";
+import { Board } from "./board";
+import { $, fill, h, link } from "./dom";
+import { t } from "./i18n";
+import { chosenNotation, moveText as notationText, Notation, notationSelect } from "./notation";
+import { playSound, setSoundOn, soundOn } from "./sound";
 import { profileUrl, refresh as refreshMe } from "./session";
 import { Clock, clockText, errorText, gameName, other, Result, resultText, Side, sideName } from "./words";
 
@@ -83,17 +86,15 @@ const play = {
   state: null as GameState | null,
   socket: null as WebSocket | null,
   viewPly: null as number | null, // null: the current position; a number: replaying an earlier one
-  selected: null as string | null,
-  cursor: null as string | null,
+  board: null as Board | null,
   flipped: null as boolean | null,
   glyphs: localStorage.getItem("chuhe.glyphs") || "chinese",
   clockBase: 0,
   boardRequest: 0,
-  suppressClick: false,
   seatTaken: false,
   following: false,
   importedAs: null as string | null,
-  notation: "wxf",
+  notation: "wxf" as Notation,
 };
 
 /** Builds the game's page in `main`. */
@@ -152,6 +153,8 @@ function layout(main: HTMLElement): void {
           h("a", { id: "rematch-link", hidden: true, className: "button" }, t("play.to_rematch")),
           h("button", { id: "flip" }, t("play.flip")),
           h("button", { id: "glyphs" }, t("play.latin")),
+          h("button", { id: "sound", "aria-pressed": "true" }, t("play.sound_off")),
+          h("a", { id: "analyse-link", hidden: true, className: "button" }, t("play.analyse")),
         ),
         h(
           "div",
@@ -169,17 +172,10 @@ function layout(main: HTMLElement): void {
           h("a", { id: "pcn-link", href: "#" }, t("play.download_pcn")),
           h("span", { id: "pgn-item", hidden: true }, " · ", h("a", { id: "pgn-link", href: "#" }, t("play.download_pgn"))),
         ),
-        h(
-          "label",
-          { className: "notation-choice" },
-          t("play.notation"),
-          " ",
-          h(
-            "select",
-            { id: "notation" },
-            ...(["wxf", "coords", "chinese"] as const).map((n) => h("option", { value: n }, t(`notation.${n}` as Key))),
-          ),
-        ),
+        notationSelect((n) => {
+          play.notation = n;
+          renderMoves();
+        }),
         h(
           "table",
           { id: "moves", "aria-label": t("play.moves") },
@@ -215,11 +211,10 @@ export function setupGame(main: HTMLElement, id: string, invite: string | null):
     play.importedAs = format.toUpperCase();
     history.replaceState(null, "", `/g/${id}`);
   }
-  const board = $("#board");
-  board.addEventListener("click", onBoardClick);
-  board.addEventListener("pointerdown", onPointerDown);
-  board.addEventListener("pointerup", onPointerUp);
-  board.addEventListener("keydown", onBoardKey);
+  play.board = new Board($("#board"), {
+    move: (moves) => (moves.length === 1 ? sendMove(moves[0].uci) : choosePromotion(moves)),
+  });
+  document.addEventListener("keydown", onPageKey);
   $("#resign").addEventListener("click", () => confirm(t("play.resign_confirm")) && send({ type: "resign" }));
   $("#abort").addEventListener("click", () => send({ type: "abort" }));
   $("#draw-offer").addEventListener("click", () => send({ type: "draw", action: "offer" }));
@@ -241,6 +236,11 @@ export function setupGame(main: HTMLElement, id: string, invite: string | null):
     glyphsLabel();
     drawBoard();
   });
+  $("#sound").addEventListener("click", () => {
+    setSoundOn(!soundOn());
+    soundLabel();
+  });
+  soundLabel();
   $("#copy-invite").addEventListener("click", async () => {
     const input = $<HTMLInputElement>("#invite-link");
     input.select();
@@ -251,15 +251,7 @@ export function setupGame(main: HTMLElement, id: string, invite: string | null):
       document.execCommand?.("copy");
     }
   });
-  // The Chinese pages write the moves in the Chinese notation unless the player chose.
-  play.notation = localStorage.getItem("chuhe.notation") || (language().startsWith("zh") ? "chinese" : "wxf");
-  const notation = $<HTMLSelectElement>("#notation");
-  notation.value = play.notation;
-  notation.addEventListener("change", () => {
-    play.notation = notation.value;
-    localStorage.setItem("chuhe.notation", play.notation);
-    renderMoves();
-  });
+  play.notation = chosenNotation();
   $("#first-ply").addEventListener("click", () => goTo(0));
   $("#prev-ply").addEventListener("click", () => goTo(shownPly() - 1));
   $("#next-ply").addEventListener("click", () => goTo(shownPly() + 1));
@@ -274,13 +266,14 @@ export function setupGame(main: HTMLElement, id: string, invite: string | null):
   $("#promotion").addEventListener("close", () => {
     const dialog = $<HTMLDialogElement>("#promotion");
     if (dialog.returnValue !== "chosen") {
-      play.selected = null;
-      markSquares();
+      play.board?.revert();
+      play.board?.select(null);
     }
     dialog.returnValue = "";
   });
   $<HTMLAnchorElement>("#pcn-link").href = `/api/games/${id}/pcn`;
   $<HTMLAnchorElement>("#pgn-link").href = `/api/games/${id}/pgn`;
+  $<HTMLAnchorElement>("#analyse-link").href = `/analysis?g=${id}`;
   const open = invite ? join(invite) : Promise.resolve();
   open.finally(() => {
     connect();
@@ -329,6 +322,7 @@ async function refresh(): Promise<void> {
 
 function onRefused(e: ApiFailure): void {
   showError(errorText(e));
+  play.board?.revert();
   // A page that was behind reads the game again.
   if (e.code === "stale" || e.code === "game_over") refresh();
 }
@@ -352,7 +346,6 @@ async function send(message: Message): Promise<void> {
 }
 
 function sendMove(text: string): void {
-  play.selected = null;
   $<HTMLInputElement>("#move-input").value = "";
   send({ type: "move", move: text, ply: play.state!.ply });
 }
@@ -369,7 +362,8 @@ function goTo(ply: number | null): void {
   if (!play.state) return;
   if (ply !== null) ply = Math.max(0, Math.min(ply, play.state.ply));
   play.viewPly = ply === play.state.ply ? null : ply;
-  play.selected = null;
+  play.board?.select(null);
+  boardMoves();
   drawBoard();
   renderMoves();
 }
@@ -381,7 +375,7 @@ function render(state: GameState): void {
   if (play.flipped === null) play.flipped = state.you === "second";
   if (play.viewPly !== null && play.viewPly > state.ply) play.viewPly = null;
   play.clockBase = performance.now();
-  if (play.selected && !movesFrom(play.selected).length) play.selected = null;
+  if (before && before.version !== state.version) sound(before, state);
   const turnName = sideName(state.game, state.turn);
   document.title = state.result
     ? t("title.game", { game: gameName(state.game) })
@@ -432,13 +426,15 @@ function render(state: GameState): void {
   if (state.invite) $<HTMLInputElement>("#invite-link").value = location.origin + state.invite;
   $<HTMLAnchorElement>("#watch-link").href = state.watch;
   $("#pgn-item").hidden = state.game !== "xiangqi"; // PGN is written for Xiangqi only
+  $("#analyse-link").hidden = !(state.result || state.opponent === "record");
   $<HTMLInputElement>("#feen").value = state.feen;
   $("#fen-row").hidden = !state.fen;
   $<HTMLInputElement>("#fen").value = state.fen || "";
   glyphsLabel();
   renderPlayers();
   renderMoves();
-  markSquares(); // at once on the board shown, so that no stale mark outlives the turn
+  playPremove();
+  boardMoves(); // at once on the board shown, so that no stale mark outlives the turn
   drawBoard();
   tickClocks();
   if (first) $("#board").focus({ preventScroll: true });
@@ -447,6 +443,21 @@ function render(state: GameState): void {
 // The glyphs button offers the other kind.
 function glyphsLabel(): void {
   $("#glyphs").textContent = play.glyphs === "chinese" ? t("play.latin") : t("play.chinese");
+}
+
+function soundLabel(): void {
+  const on = soundOn();
+  $("#sound").textContent = on ? t("play.sound_off") : t("play.sound_on");
+  $("#sound").setAttribute("aria-pressed", String(on));
+}
+
+/** The sound of what changed: the game's end, a check, a capture or a move. */
+function sound(before: GameState, state: GameState): void {
+  if (state.result && !before.result) return playSound("end");
+  if (state.ply <= before.ply) return;
+  if (state.check) return playSound("check");
+  const last = state.moves[state.moves.length - 1];
+  playSound(last && (last.text.pmn || "").includes("+") ? "capture" : "move");
 }
 
 function statusLine(state: GameState): string {
@@ -487,19 +498,8 @@ function renderPlayers(): void {
   fill($("#player-top"), playerLine(state, upper));
 }
 
-/** The Chinese notation's characters in traditional forms. */
-const TRADITIONAL: Record<string, string> = { 车: "車", 马: "馬", 帅: "帥", 将: "將", 进: "進", 后: "後" };
-
-/** A move as the list shows it, in the notation chosen: coordinates (a capture with x);
- * coordinates and WXF; or the Chinese notation (Xiangqi: 炮二平五; in traditional characters
- * on a 繁體中文 page). A game without the notation shows coordinates. */
 function moveText(m: MoveView): string {
-  if (play.notation === "chinese" && m.text.chinese) {
-    const text = m.text.chinese;
-    return language() === "zh-Hant" ? [...text].map((c) => TRADITIONAL[c] ?? c).join("") : text;
-  }
-  if (play.notation === "coords") return m.coords;
-  return m.coords + (m.text.wxf ? ` (${m.text.wxf})` : "");
+  return notationText(m.text, m.coords, play.notation);
 }
 
 function renderMoves(): void {
@@ -544,14 +544,9 @@ async function drawBoard(): Promise<void> {
   }
   if (request !== play.boardRequest) return;
   // The server's own drawing (no player-written text in it).
-  board.innerHTML = text;
+  play.board!.setPicture(text);
   board.dataset.ply = String(shownPly());
   board.setAttribute("aria-busy", "false");
-  markSquares();
-}
-
-function square(name: string | null): Element | null {
-  return name ? document.querySelector(`#board [data-square="${name}"]`) : null;
 }
 
 function canMove(): boolean {
@@ -559,31 +554,26 @@ function canMove(): boolean {
   return !!s && s.can.move && play.viewPly === null;
 }
 
-function movesFrom(from: string): Legal[] {
-  return canMove() ? play.state!.legal.filter((m) => m.from === from) : [];
+/** The board's moves: the legal ones on the player's turn; premoves while the other side is
+ * to move (or the engine thinks). */
+function boardMoves(): void {
+  const s = play.state!;
+  const board = play.board!;
+  board.setMoves(canMove() ? s.legal : []);
+  const waiting = !!s.you && !s.result && s.opponent !== "record" && !s.can.move && play.viewPly === null;
+  board.setPremoveSide(waiting ? s.you : null);
 }
 
-function markSquares(): void {
-  $$("#board .square").forEach((r) => r.classList.remove("selected", "dest", "cursor", "movable"));
-  if (canMove()) {
-    for (const m of play.state!.legal) square(m.from)?.classList.add("movable");
-  }
-  if (play.selected) {
-    square(play.selected)?.classList.add("selected");
-    for (const m of movesFrom(play.selected)) square(m.to)?.classList.add("dest");
-  }
-  if (play.cursor) square(play.cursor)?.classList.add("cursor");
-}
-
-function pick(name: string | null | undefined): void {
-  if (!name || !canMove()) return;
-  if (play.selected && play.selected !== name) {
-    const moves = movesFrom(play.selected).filter((m) => m.to === name);
-    if (moves.length === 1) return sendMove(moves[0].uci);
-    if (moves.length > 1) return choosePromotion(moves);
-  }
-  play.selected = movesFrom(name).length && play.selected !== name ? name : null;
-  markSquares();
+/** A premove made while the other side was to move is played when the turn comes, if it is
+ * legal then; otherwise it is dropped. */
+function playPremove(): void {
+  const board = play.board!;
+  const premove = board.premove;
+  if (!premove || !canMove()) return;
+  board.setPremove(null);
+  const moves = play.state!.legal.filter((m) => m.from === premove.from && m.to === premove.to);
+  // A promotion premoved takes the first choice (the piece as it is).
+  if (moves.length) sendMove(moves[0].uci);
 }
 
 function choosePromotion(moves: Legal[]): void {
@@ -600,74 +590,22 @@ function choosePromotion(moves: Legal[]): void {
   $<HTMLDialogElement>("#promotion").showModal();
 }
 
-function squareAt(event: PointerEvent): string | undefined {
-  const target = document.elementFromPoint(event.clientX, event.clientY) as HTMLElement | null;
-  return target?.dataset?.square;
-}
-
-// A press and a release on one square pick it; on two squares they play the move between
-// them (a drag). Both are done on the release, not on the click that may follow it: a tap
-// whose finger moved a little, or one that stopped a scroll, makes no click. The click is
-// then skipped; a click with no press before it (assistive tools) still picks.
-let dragFrom: string | null = null;
-function onPointerDown(event: PointerEvent): void {
-  // A release that made no click must not leave its flag to the next one.
-  play.suppressClick = false;
-  dragFrom = event.button === 0 ? squareAt(event) || null : null;
-}
-function onPointerUp(event: PointerEvent): void {
-  const from = dragFrom;
-  dragFrom = null;
-  const to = squareAt(event);
-  if (!from || !to) return;
-  play.suppressClick = true;
-  if (to === from) return pick(to);
-  if (movesFrom(from).some((m) => m.to === to)) {
-    play.selected = from;
-    pick(to);
-  }
-}
-function onBoardClick(event: MouseEvent): void {
-  if (play.suppressClick) {
-    play.suppressClick = false;
-    return;
-  }
-  const name = (event.target as HTMLElement).dataset?.square;
-  if (name) pick(name);
-}
-
-// Keyboard: arrows move a cursor over the squares (as seen on the screen), Enter or Space
-// picks, Escape lets go.
-function onBoardKey(event: KeyboardEvent): void {
-  const squares = $$("#board .square");
-  if (!squares.length) return;
-  const box = (r: Element) => ({ x: Number(r.getAttribute("x")), y: Number(r.getAttribute("y")) });
-  const current = square(play.cursor);
-  const here = current ? box(current) : null;
-  const step = ({ ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] } as Record<string, number[]>)[event.key];
-  if (step) {
+/** ←/→ step through the moves, Home and End go to the start and to now (not while typing,
+ * nor while the board's keyboard cursor has the arrows). */
+function onPageKey(event: KeyboardEvent): void {
+  const target = event.target as HTMLElement | null;
+  if (target && /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName)) return;
+  if (play.board?.keyboardCursor || event.altKey || event.ctrlKey || event.metaKey) return;
+  const step: Record<string, () => void> = {
+    ArrowLeft: () => goTo(shownPly() - 1),
+    ArrowRight: () => goTo(shownPly() + 1),
+    Home: () => goTo(0),
+    End: () => goTo(null),
+  };
+  const go = step[event.key];
+  if (go && play.state) {
     event.preventDefault();
-    if (!here) {
-      play.cursor = play.selected || (play.state!.legal[0] && play.state!.legal[0].from) || squares[0].dataset.square || null;
-    } else {
-      let best: { along: number; name: string } | null = null;
-      for (const r of squares) {
-        const b = box(r);
-        const dx = b.x - here.x,
-          dy = b.y - here.y;
-        const along = step[0] ? dx * step[0] : dy * step[1];
-        const across = step[0] ? Math.abs(dy) : Math.abs(dx);
-        if (along > 0 && across < 1 && (!best || along < best.along)) best = { along, name: r.dataset.square! };
-      }
-      if (best) play.cursor = best.name;
-    }
-    markSquares();
-  } else if (event.key === "Enter" || event.key === " ") {
-    event.preventDefault();
-    pick(play.cursor);
-  } else if (event.key === "Escape") {
-    play.selected = null;
-    markSquares();
+    go();
   }
 }
 

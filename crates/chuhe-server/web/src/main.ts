@@ -1,7 +1,9 @@
 // chuhe's page: one script for every view of the site, chosen by the address.
 
+import { setupAnalysis } from "./analysis";
 import { setupArchive } from "./archive";
 import { $ } from "./dom";
+import { setupEditor } from "./editor";
 import { setupGame } from "./game";
 import { catalogues, setLanguage, t } from "./i18n";
 import { setupLobby } from "./lobby";
@@ -21,6 +23,8 @@ async function route(): Promise<void> {
   if (game) setupGame(main, game[1], new URLSearchParams(location.search).get("invite"));
   else if (profile) setupProfile(main, decodeURIComponent(profile[1]));
   else if (path === "/archive") setupArchive(main);
+  else if (path === "/analysis") setupAnalysis(main);
+  else if (path === "/editor") setupEditor(main);
   else if (path === "/leaderboard") setupLeaderboard(main);
   else if (path === "/login") setupCredentials(main, "login");
   else if (path === "/signup") setupCredentials(main, "signup");

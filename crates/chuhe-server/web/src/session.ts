@@ -62,6 +62,7 @@ export function renderHeader(): void {
     link("/", t("nav.play")),
     link("/archive", t("nav.archive")),
     link("/leaderboard", t("nav.leaderboard")),
+    link("/analysis", t("nav.analysis")),
   );
 }
 

@@ -72,11 +72,37 @@ export function clockText(clock: Clock | null | undefined): string {
   return `${base}+${Math.round(clock.increment_ms / 100) / 10}`;
 }
 
-/** The words of a refusal from the server: its code (and the reason within it), else the
- * server's own message. */
+/** A problem of a refused position as the server sends it (`bad_position`'s `problems`). */
+interface Problem {
+  code: string;
+  location: string;
+  params: Record<string, string>;
+  message: string;
+}
+
+/** A refused position's problem in words: where (a square, a hand), then what. */
+function problemText(game: string, p: Problem): string {
+  const key = `setup.${p.code}`;
+  if (!has(key)) return p.message;
+  const params: Record<string, string> = { ...p.params };
+  if (params.side === "first" || params.side === "second") params.side = sideName(game, params.side);
+  const what = t(key as Key, params);
+  const hand = /^(first|second) hand$/.exec(p.location);
+  if (hand) return `${t("setup.hand", { side: sideName(game, hand[1] as Side) })}: ${what}`;
+  if (/^[a-l]\d+$/.test(p.location)) return `${p.location}: ${what}`;
+  return what;
+}
+
+/** The words of a refusal from the server: its code (and the reason within it; a refused
+ * position's problems one by one), else the server's own message. */
 export function errorText(e: unknown): string {
   if (!(e instanceof ApiFailure)) return String((e as Error)?.message ?? e);
   const params = e.params as Record<string, unknown>;
+  const problems = params.problems as Problem[] | undefined;
+  if (e.code === "bad_position" && problems?.length) {
+    const game = String(params.game ?? "");
+    return t("error.bad_position", { message: problems.map((p) => problemText(game, p)).join("; ") });
+  }
   const reason = params.reason ? `error.${e.code}.${params.reason}` : "";
   if (reason && has(reason)) return t(reason as Key, params);
   const key = `error.${e.code}`;

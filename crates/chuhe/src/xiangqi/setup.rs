@@ -208,8 +208,11 @@ impl Position {
         let mut problems = Vec::new();
         let placement = &feen.placement;
         if placement.width() != 9 || placement.height() != 10 {
-            problems.push(Problem::new(
+            let size = format!("{}×{}", placement.width(), placement.height());
+            problems.push(Problem::coded(
                 Location::Board,
+                "board_size",
+                &[("size", &size), ("want", "9×10")],
                 format!(
                     "Xiangqi is played on 9×10 points, this board is {}×{}",
                     placement.width(),
@@ -231,15 +234,19 @@ impl Position {
                             } else {
                                 (format!("+{epin}"), "across the river")
                             };
-                            problems.push(Problem::new(
+                            problems.push(Problem::coded(
                                 Location::Square(cell),
+                                "soldier_mark",
+                                &[("piece", &epin.to_string()), ("want", &want)],
                                 format!("'{epin}' is a soldier {why}; write '{want}'"),
                             ));
                         }
                         pos.put(sq, piece);
                     }
-                    None => problems.push(Problem::new(
+                    None => problems.push(Problem::coded(
                         Location::Square(cell),
+                        "unknown_piece",
+                        &[("piece", &epin.to_string())],
                         format!("'{epin}' is not a Xiangqi piece (R H E A G^ C S, +S)"),
                     )),
                 }
@@ -252,8 +259,10 @@ impl Position {
                         let slot = &mut pos.hands[owner.index()][piece.index()];
                         *slot = slot.saturating_add(n.min(255) as u8);
                     }
-                    None => problems.push(Problem::new(
+                    None => problems.push(Problem::coded(
                         Location::Hand(owner),
+                        "unknown_piece",
+                        &[("piece", &epin.to_string())],
                         format!("'{epin}' is not a Xiangqi piece"),
                     )),
                 }
@@ -265,8 +274,10 @@ impl Position {
             .letter()
             .eq_ignore_ascii_case(&'X')
         {
-            problems.push(Problem::new(
+            problems.push(Problem::coded(
                 Location::Turn,
+                "style",
+                &[("style", &feen.style_turn.to_string()), ("want", "X/x")],
                 format!("chuhe's Xiangqi style is X/x, not {}", feen.style_turn),
             ));
         }
@@ -292,13 +303,17 @@ impl Position {
             let name = if side == Side::First { "Red" } else { "Black" };
             let generals = self.by_role[Role::General.index()] & self.by_side[s];
             match generals.count_ones() {
-                0 if self.rules == RuleSet::Standard => problems.push(Problem::new(
+                0 if self.rules == RuleSet::Standard => problems.push(Problem::coded(
                     Location::Board,
+                    "no_general",
+                    &[("side", side.as_str())],
                     format!("{name} has no general"),
                 )),
                 0 | 1 => {}
-                n => problems.push(Problem::new(
+                n => problems.push(Problem::coded(
                     Location::Board,
+                    "generals_count",
+                    &[("side", side.as_str()), ("n", &n.to_string())],
                     format!("{name} has {n} generals; a side has exactly one"),
                 )),
             }
@@ -313,8 +328,10 @@ impl Position {
                 palace(s)
             };
             for sq in squares(generals & !allowed) {
-                problems.push(Problem::new(
+                problems.push(Problem::coded(
                     Location::Square(sq.cell()),
+                    "general_outside_palace",
+                    &[("side", side.as_str())],
                     format!("{name}'s general stands outside its palace"),
                 ));
             }
@@ -322,16 +339,20 @@ impl Position {
             for sq in
                 squares(self.by_role[Role::Advisor.index()] & self.by_side[s] & !advisor_points)
             {
-                problems.push(Problem::new(
+                problems.push(Problem::coded(
                     Location::Square(sq.cell()),
+                    "advisor_point",
+                    &[("side", side.as_str())],
                     format!("{name}'s advisor can never stand here (only on the palace's corners and centre)"),
                 ));
             }
             for sq in squares(
                 self.by_role[Role::Elephant.index()] & self.by_side[s] & !ELEPHANT_POINTS[s],
             ) {
-                problems.push(Problem::new(
+                problems.push(Problem::coded(
                     Location::Square(sq.cell()),
+                    "elephant_point",
+                    &[("side", side.as_str())],
                     format!(
                         "{name}'s elephant can never stand here (seven points on its own side)"
                     ),
@@ -343,8 +364,10 @@ impl Position {
                     Side::Second => sq.rank() > 6,
                 };
                 if behind {
-                    problems.push(Problem::new(
+                    problems.push(Problem::coded(
                         Location::Square(sq.cell()),
+                        "soldier_behind",
+                        &[("side", side.as_str())],
                         format!(
                             "{name}'s soldier stands behind its start rank, where it can never go"
                         ),
@@ -408,8 +431,10 @@ impl Position {
             return None;
         }
         let name = if idle == Side::First { "Red" } else { "Black" };
-        Some(Problem::new(
+        Some(Problem::coded(
             Location::Square(general.cell()),
+            "not_to_move_in_check",
+            &[("side", idle.as_str()), ("square", &general.to_string())],
             format!(
                 "the side not to move ({name}) is in check: its general on {general} {}; \
                  no legal move leads here (S1)",

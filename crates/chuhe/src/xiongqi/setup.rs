@@ -50,14 +50,13 @@ impl Setup {
             halfmove: 0,
         };
         if placement.width() != 8 || placement.height() != 8 {
-            problems.push(Problem {
-                location: Location::Board,
-                message: format!(
-                    "Xiongqi is played on 8×8, this board is {}×{}",
-                    placement.width(),
-                    placement.height()
-                ),
-            });
+            let size = format!("{}×{}", placement.width(), placement.height());
+            problems.push(Problem::coded(
+                Location::Board,
+                "board_size",
+                &[("size", &size), ("want", "8×8")],
+                format!("Xiongqi is played on 8×8, this board is {size}"),
+            ));
         } else {
             for (cell, epin) in placement.iter() {
                 let Some(sq) = Square::from_cell(cell) else {
@@ -65,10 +64,12 @@ impl Setup {
                 };
                 match piece_of(epin) {
                     Ok(p) => setup.board[sq.index()] = Some(p),
-                    Err(message) => problems.push(Problem {
-                        location: Location::Square(sq.cell()),
+                    Err(message) => problems.push(Problem::coded(
+                        Location::Square(sq.cell()),
+                        "unknown_piece",
+                        &[("piece", &epin.to_string())],
                         message,
-                    }),
+                    )),
                 }
             }
         }
@@ -76,19 +77,23 @@ impl Setup {
             for (epin, n) in feen.hands[owner.index()].iter() {
                 match piece_of(epin) {
                     Ok(p) => setup.hands[owner.index()].push((p, n.min(64) as u8)),
-                    Err(message) => problems.push(Problem {
-                        location: Location::Hand(owner),
+                    Err(message) => problems.push(Problem::coded(
+                        Location::Hand(owner),
+                        "unknown_piece",
+                        &[("piece", &epin.to_string())],
                         message,
-                    }),
+                    )),
                 }
             }
         }
         let style = feen.style_turn.first_style();
         if style.letter() != 'X' {
-            problems.push(Problem {
-                location: Location::Turn,
-                message: format!("the Xiongqi style is X/x, not {}", feen.style_turn),
-            });
+            problems.push(Problem::coded(
+                Location::Turn,
+                "style",
+                &[("style", &feen.style_turn.to_string()), ("want", "X/x")],
+                format!("the Xiongqi style is X/x, not {}", feen.style_turn),
+            ));
         }
         if problems.is_empty() {
             Ok(setup)
@@ -134,12 +139,8 @@ fn hand_problems(pos: &Position, problems: &mut Vec<Problem>) {
     for owner in Side::BOTH {
         let victim = !owner;
         let (own, other) = (owner.as_str(), victim.as_str());
-        let mut report = |message: String| {
-            problems.push(Problem {
-                location: Location::Hand(owner),
-                message,
-            })
-        };
+        let mut report =
+            |message: String| problems.push(Problem::new(Location::Hand(owner), message));
         let held = |role: Role| u32::from(pos.hand_count(owner, Piece::new(victim, role)));
         for (piece, n) in pos.hand(owner) {
             if piece.side == owner {
@@ -211,19 +212,22 @@ impl Position {
             let across = across_river(piece.side) & sq.bb() != 0;
             let letter = if piece.side == Side::First { "S" } else { "s" };
             if piece.role == Role::Soldier && across {
-                problems.push(Problem {
-                    location: Location::Square(sq.cell()),
-                    message: format!(
-                        "'{piece}' is a soldier across the river; write '+{letter}' (X1)"
-                    ),
-                });
+                problems.push(Problem::coded(
+                    Location::Square(sq.cell()),
+                    "soldier_mark",
+                    &[
+                        ("piece", &piece.to_string()),
+                        ("want", &format!("+{letter}")),
+                    ],
+                    format!("'{piece}' is a soldier across the river; write '+{letter}' (X1)"),
+                ));
             } else if piece.role == Role::CrossedSoldier && !across {
-                problems.push(Problem {
-                    location: Location::Square(sq.cell()),
-                    message: format!(
-                        "'{piece}' is a soldier before the river; write '{letter}' (X1)"
-                    ),
-                });
+                problems.push(Problem::coded(
+                    Location::Square(sq.cell()),
+                    "soldier_mark",
+                    &[("piece", &piece.to_string()), ("want", letter)],
+                    format!("'{piece}' is a soldier before the river; write '{letter}' (X1)"),
+                ));
             }
             pos.put(sq, piece);
         }
@@ -235,10 +239,12 @@ impl Position {
             }
         }
         if total > 64 {
-            problems.push(Problem {
-                location: Location::Board,
-                message: format!("{total} pieces on the board and in hands, more than 64 squares"),
-            });
+            problems.push(Problem::coded(
+                Location::Board,
+                "too_many_pieces",
+                &[("n", &total.to_string()), ("squares", "64")],
+                format!("{total} pieces on the board and in hands, more than 64 squares"),
+            ));
         }
         let generals = pos.by_role[Role::General.index()];
         let dragons = pos.by_role[Role::Dragon.index()];
@@ -246,20 +252,25 @@ impl Position {
             let terminals = (generals | dragons) & pos.by_side[side.index()];
             if terminals.count_ones() > 1 {
                 let list: Vec<String> = squares(terminals).map(|s| s.to_string()).collect();
-                problems.push(Problem {
-                    location: Location::Square(
+                problems.push(Problem::coded(
+                    Location::Square(
                         squares(terminals)
                             .nth(1)
                             .unwrap_or(Square::from_index_unchecked(0))
                             .cell(),
                     ),
-                    message: format!(
+                    "terminals_count",
+                    &[
+                        ("side", side.as_str()),
+                        ("n", &terminals.count_ones().to_string()),
+                    ],
+                    format!(
                         "{} has {} terminal pieces ({}); a side has at most one",
                         side.as_str(),
                         terminals.count_ones(),
                         list.join(", ")
                     ),
-                });
+                ));
             }
         }
         let south_g = generals & pos.by_side[0];
@@ -270,24 +281,28 @@ impl Position {
             if g != 0 && d != 0 {
                 let gs = Square::from_index_unchecked(g.trailing_zeros() as u8);
                 let ds = Square::from_index_unchecked(d.trailing_zeros() as u8);
-                problems.push(Problem {
-                    location: Location::Square(ds.cell()),
-                    message: format!(
+                problems.push(Problem::coded(
+                    Location::Square(ds.cell()),
+                    "dragon_with_general",
+                    &[("dragon", &ds.to_string()), ("general", &gs.to_string())],
+                    format!(
                         "a dragon on {ds} with a general on {gs}: generals turn into dragons together (X3)"
                     ),
-                });
+                ));
             }
         }
         if south_g.count_ones() == 1 && north_g.count_ones() == 1 {
             let s = Square::from_index_unchecked(south_g.trailing_zeros() as u8);
             let n = Square::from_index_unchecked(north_g.trailing_zeros() as u8);
             if Position::generals_face(s, n, pos.occupied()) {
-                problems.push(Problem {
-                    location: Location::Square(s.cell()),
-                    message: format!(
+                problems.push(Problem::coded(
+                    Location::Square(s.cell()),
+                    "generals_face",
+                    &[("a", &s.to_string()), ("b", &n.to_string())],
+                    format!(
                         "the generals on {s} and {n} face each other; they would already be dragons (X3)"
                     ),
-                });
+                ));
             }
         }
         hand_problems(&pos, &mut problems);
