@@ -18,8 +18,8 @@ use crate::{GameKind, Notation, PositionArgs};
 
 /// `chuhe uci`: the protocol driver on standard input and output until `quit` or the end of
 /// the input.
-pub fn uci(game: GameKind) -> Result<(), CliError> {
-    chuhe_engine::uci::run(game.kind(), io::BufReader::new(io::stdin()), io::stdout())
+pub fn uci(game: chuhe::GameKind) -> Result<(), CliError> {
+    chuhe_engine::uci::run(game, io::BufReader::new(io::stdin()), io::stdout())
         .map_err(CliError::Write)
 }
 

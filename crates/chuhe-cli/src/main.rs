@@ -131,6 +131,27 @@ pub struct PositionArgs {
     /// Xiangqi: a position occurring this many times ends the game (S3; default 3, at least 2).
     #[arg(long)]
     repetition_count: Option<u8>,
+    /// Play the game of a rules directory (its GGN, FEEN and `rules.json` manifest, as in
+    /// `games/`) instead of `--game`.
+    #[arg(long, value_name = "DIR", conflicts_with = "game")]
+    rules: Option<std::path::PathBuf>,
+}
+
+impl PositionArgs {
+    /// The game: `--rules DIR` compiled, else `--game`.
+    pub fn kind(&self) -> Result<chuhe::GameKind, CliError> {
+        match &self.rules {
+            Some(dir) => rules_kind(dir),
+            None => Ok(self.game.kind()),
+        }
+    }
+}
+
+/// The game of a rules directory, or the error naming its file, key and problem.
+pub fn rules_kind(dir: &std::path::Path) -> Result<chuhe::GameKind, CliError> {
+    chuhe::rules::load_dir(dir)
+        .map(chuhe::GameKind::Rules)
+        .map_err(|e| CliError::user(format!("--rules: {e}")))
 }
 
 #[derive(clap::Args, Debug)]
@@ -332,6 +353,13 @@ enum Command {
         /// The game (`xiangqi` and `xiangqi-capture` differ by the flying general's capture).
         #[arg(long, value_enum, default_value = "xiongqi")]
         game: GameKind,
+        /// The table of a rules directory (as it reads it) instead of `--game`'s.
+        #[arg(long, value_name = "DIR", conflicts_with = "game")]
+        rules: Option<std::path::PathBuf>,
+        /// Writes the table of a compact description of a game's pieces (`pieces.json`,
+        /// docs/RULES.md) instead.
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["game", "rules"])]
+        pieces: Option<std::path::PathBuf>,
         /// Indented JSON instead of one line.
         #[arg(long)]
         pretty: bool,
@@ -346,6 +374,9 @@ enum Command {
         /// The game at the start (the default of the option `UCI_Variant`).
         #[arg(long, value_enum, default_value = "xiangqi")]
         game: GameKind,
+        /// Play the game of a rules directory instead of `--game`.
+        #[arg(long, value_name = "DIR", conflicts_with = "game")]
+        rules: Option<std::path::PathBuf>,
     },
     /// Searches a fixed set of positions to a fixed depth, single-threaded: the total nodes
     /// (the build's signature), the time and the speed.
@@ -487,8 +518,23 @@ fn run(cli: Cli, out: &mut Output) -> Result<(), CliError> {
             notation.notation(),
             out,
         ),
-        Command::Ggn { game, pretty } => {
-            let table = chuhe::ggn::table(game.kind());
+        Command::Ggn {
+            game,
+            rules,
+            pieces,
+            pretty,
+        } => {
+            let table = match (&rules, &pieces) {
+                (_, Some(file)) => {
+                    let name = file.display().to_string();
+                    let text = std::fs::read_to_string(file)
+                        .map_err(|e| CliError::user(format!("--pieces: {name}: {e}")))?;
+                    chuhe::rules::compact::ggn(&name, &text)
+                        .map_err(|e| CliError::user(format!("--pieces: {e}")))?
+                }
+                (Some(dir), None) => chuhe::ggn::table(rules_kind(dir)?),
+                (None, None) => chuhe::ggn::table(game.kind()),
+            };
             let json = if pretty {
                 table.to_json_pretty()
             } else {
@@ -547,7 +593,10 @@ fn run(cli: Cli, out: &mut Output) -> Result<(), CliError> {
         }
         Command::Match(args) => match_cmd::run(&args, out),
         Command::Tally(args) => match_cmd::tally(&args, out),
-        Command::Uci { game } => engine_cmd::uci(game),
+        Command::Uci { game, rules } => engine_cmd::uci(match &rules {
+            Some(dir) => rules_kind(dir)?,
+            None => game.kind(),
+        }),
         Command::Bench(args) => engine_cmd::bench(&args, out),
         Command::Analyze(args) => engine_cmd::analyze(&args, out),
         Command::Play(args) => play_cmd::play(&args, out),
@@ -576,8 +625,7 @@ fn open_position(args: &PositionArgs, position: &str) -> Result<Box<dyn AnyGame>
         halfmove: args.halfmove,
         repetition_fold: args.repetition_count,
     };
-    args.game
-        .kind()
+    args.kind()?
         .new_game_with(position, options)
         .map_err(|e| match e {
             // A rule option the game refuses is not a fault of the position.

@@ -113,6 +113,8 @@ pub fn positions(game: GameKind) -> &'static [BenchPosition] {
     match game {
         GameKind::Xiongqi => &XIONGQI,
         GameKind::Xiangqi | GameKind::XiangqiCapture => &XIANGQI,
+        // Games read from rule files have no fixed bench positions.
+        GameKind::Rules(_) => &[],
     }
 }
 

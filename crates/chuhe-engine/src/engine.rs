@@ -601,6 +601,20 @@ fn new_session(kind: GameKind) -> Box<dyn Session> {
         GameKind::XiangqiCapture => Box::new(GameSession::<xiangqi::Position>::new(
             xiangqi::RuleSet::Capture,
         )),
+        GameKind::Rules(handle) => {
+            use chuhe::rules::{Position, RulesConfig, RulesHandle, Wide};
+            match handle {
+                RulesHandle::Narrow(c) => {
+                    Box::new(GameSession::<Position<u64>>::new(RulesConfig(c)))
+                }
+                RulesHandle::Broad(c) => {
+                    Box::new(GameSession::<Position<u128>>::new(RulesConfig(c)))
+                }
+                RulesHandle::Wide(c) => {
+                    Box::new(GameSession::<Position<Wide>>::new(RulesConfig(c)))
+                }
+            }
+        }
     }
 }
 

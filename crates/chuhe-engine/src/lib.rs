@@ -30,6 +30,7 @@ pub mod eval;
 pub mod game;
 pub mod history;
 pub mod limits;
+pub mod rules_game;
 pub mod score;
 pub mod search;
 pub mod see;

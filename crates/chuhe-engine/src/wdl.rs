@@ -65,7 +65,8 @@ impl WdlModel {
     pub fn of(kind: GameKind) -> &'static WdlModel {
         match kind {
             GameKind::Xiongqi => &XIONGQI,
-            GameKind::Xiangqi | GameKind::XiangqiCapture => &XIANGQI,
+            // Games read from rule files: the Xiangqi model, a fit for none of them.
+            GameKind::Xiangqi | GameKind::XiangqiCapture | GameKind::Rules(_) => &XIANGQI,
         }
     }
 

@@ -913,6 +913,11 @@ fn mover_is_side_to_move(s: &Session, game: GameKind, notation: MoveNotation, te
         GameKind::XiangqiCapture => {
             position_moves::<xiangqi::Position>(&feen, xiangqi::RuleSet::Capture, notation)
         }
+        GameKind::Rules(_) => game
+            .new_game(&feen)
+            .ok()
+            .and_then(|g| g.legal_moves_text(notation).ok())
+            .unwrap_or_default(),
     };
     moves.iter().any(|m| m == text)
 }

@@ -59,9 +59,8 @@ impl<'a, P: GamePosition> BoardText<'a, P> {
 
 impl<P: GamePosition> fmt::Display for BoardText<'_, P> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let files = P::Square::FILES;
-        let ranks = P::Square::RANKS;
-        let river = P::geometry().river_below_rank;
+        let (files, ranks) = self.position.board_size();
+        let river = self.position.board_geometry().river_below_rank;
         let label = ranks.to_string().len();
         for rank in (0..ranks).rev() {
             write!(f, "{:>label$} ", rank + 1)?;

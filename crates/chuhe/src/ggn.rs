@@ -63,6 +63,7 @@ pub fn table(kind: GameKind) -> Ggn {
         GameKind::Xiongqi => xiongqi_table(),
         GameKind::Xiangqi => xiangqi_table(RuleSet::Standard),
         GameKind::XiangqiCapture => xiangqi_table(RuleSet::Capture),
+        GameKind::Rules(handle) => handle.info().ggn.clone(),
     }
 }
 
@@ -78,7 +79,7 @@ pub fn moves<P: GamePosition>(table: &Ggn, position: &P) -> Vec<GgnMove> {
 }
 
 /// A step on the board: (files, ranks).
-type Delta = (i32, i32);
+pub(crate) type Delta = (i32, i32);
 
 const ORTHOGONAL: [Delta; 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
 const DIAGONAL: [Delta; 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
@@ -100,15 +101,16 @@ const HORSE: [(Delta, [Delta; 2]); 4] = [
     ((-1, 0), [(-2, 1), (-2, -1)]),
 ];
 
-/// A table being written for a board of `files × ranks`.
-struct Builder {
-    files: u16,
-    ranks: u16,
-    ggn: Ggn,
+/// A table being written for a board of `files × ranks` (also the compact description's
+/// writer, [`crate::rules::compact`]).
+pub(crate) struct Builder {
+    pub(crate) files: u16,
+    pub(crate) ranks: u16,
+    pub(crate) ggn: Ggn,
 }
 
 impl Builder {
-    fn new(files: u16, ranks: u16) -> Builder {
+    pub(crate) fn new(files: u16, ranks: u16) -> Builder {
         Builder {
             files,
             ranks,
@@ -117,24 +119,24 @@ impl Builder {
     }
 
     /// Every square, in CELL order.
-    fn cells(&self) -> impl Iterator<Item = Cell> {
+    pub(crate) fn cells(&self) -> impl Iterator<Item = Cell> {
         let ranks = self.ranks;
         (0..self.files).flat_map(move |f| (0..ranks).map(move |r| Cell::new(f, r)))
     }
 
     /// The square `(df, dr)` away from `from`, if on the board.
-    fn offset(&self, from: Cell, (df, dr): Delta) -> Option<Cell> {
+    pub(crate) fn offset(&self, from: Cell, (df, dr): Delta) -> Option<Cell> {
         let f = u16::try_from(i32::from(from.file()) + df).ok()?;
         let r = u16::try_from(i32::from(from.rank()) + dr).ok()?;
         (f < self.files && r < self.ranks).then(|| Cell::new(f, r))
     }
 
     /// The squares from `from` (excluded) to the edge in direction `d`.
-    fn ray(&self, from: Cell, d: Delta) -> Vec<Cell> {
+    pub(crate) fn ray(&self, from: Cell, d: Delta) -> Vec<Cell> {
         std::iter::successors(self.offset(from, d), |&c| self.offset(c, d)).collect()
     }
 
-    fn add(&mut self, piece: Qpi, from: Cell, to: Cell, possibility: Possibility) {
+    pub(crate) fn add(&mut self, piece: Qpi, from: Cell, to: Cell, possibility: Possibility) {
         self.ggn
             .0
             .entry(piece)
@@ -148,7 +150,7 @@ impl Builder {
 
     /// `path` empty (listed in CELL order, as the seed does), then `last` on `to` (and
     /// `deny` as given).
-    fn add_path(
+    pub(crate) fn add_path(
         &mut self,
         piece: Qpi,
         from: Cell,
@@ -168,23 +170,29 @@ impl Builder {
     }
 
     /// A quiet move onto an empty `to` once `path` is empty.
-    fn quiet(&mut self, piece: Qpi, from: Cell, path: &[Cell], to: Cell) {
+    pub(crate) fn quiet(&mut self, piece: Qpi, from: Cell, path: &[Cell], to: Cell) {
         self.add_path(piece, from, path, to, Condition::Empty, Conditions::new());
     }
 
     /// A capture of an enemy on `to` once `path` is empty.
-    fn capture(&mut self, piece: Qpi, from: Cell, path: &[Cell], to: Cell) {
+    pub(crate) fn capture(&mut self, piece: Qpi, from: Cell, path: &[Cell], to: Cell) {
         self.add_path(piece, from, path, to, Condition::Enemy, Conditions::new());
     }
 
     /// Move or capture onto `to` once `path` is empty (the two possibilities of the seed).
-    fn move_or_capture(&mut self, piece: Qpi, from: Cell, path: &[Cell], to: Cell) {
+    pub(crate) fn move_or_capture(&mut self, piece: Qpi, from: Cell, path: &[Cell], to: Cell) {
         self.quiet(piece, from, path, to);
         self.capture(piece, from, path, to);
     }
 
     /// One step or free leap by each of `deltas`, staying in `region`.
-    fn steps(&mut self, piece: Qpi, from: Cell, deltas: &[Delta], region: impl Fn(Cell) -> bool) {
+    pub(crate) fn steps(
+        &mut self,
+        piece: Qpi,
+        from: Cell,
+        deltas: &[Delta],
+        region: impl Fn(Cell) -> bool,
+    ) {
         for &d in deltas {
             if let Some(to) = self.offset(from, d).filter(|&c| region(c)) {
                 self.move_or_capture(piece, from, &[], to);
@@ -193,7 +201,7 @@ impl Builder {
     }
 
     /// Slides along each of `directions` with a clear path, moving or capturing.
-    fn slides(&mut self, piece: Qpi, from: Cell, directions: &[Delta]) {
+    pub(crate) fn slides(&mut self, piece: Qpi, from: Cell, directions: &[Delta]) {
         for &d in directions {
             let ray = self.ray(from, d);
             for (k, &to) in ray.iter().enumerate() {
@@ -218,7 +226,7 @@ impl Builder {
 
     /// The cannon: quiet moves like a chariot; a capture over exactly one screen, one
     /// possibility for each square between that may hold it.
-    fn cannon(&mut self, piece: Qpi, from: Cell) {
+    pub(crate) fn cannon(&mut self, piece: Qpi, from: Cell) {
         for d in ORTHOGONAL {
             let ray = self.ray(from, d);
             for (k, &to) in ray.iter().enumerate() {
@@ -239,7 +247,7 @@ impl Builder {
     }
 
     /// The horse: an orthogonal step onto its empty leg, then a diagonal step outward.
-    fn horse(&mut self, piece: Qpi, from: Cell) {
+    pub(crate) fn horse(&mut self, piece: Qpi, from: Cell) {
         for (leg, targets) in HORSE {
             let Some(leg) = self.offset(from, leg) else {
                 continue;

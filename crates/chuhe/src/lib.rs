@@ -48,6 +48,7 @@
 
 mod any_game;
 pub mod board;
+mod ends;
 mod error;
 mod feen_out;
 pub mod game;
@@ -57,6 +58,7 @@ pub mod perft;
 pub mod pgn;
 pub mod record;
 pub mod record_stream;
+pub mod rules;
 #[cfg(feature = "serde")]
 mod serde_impls;
 mod setup_error;

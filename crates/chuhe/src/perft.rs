@@ -40,7 +40,8 @@ pub fn divide<P: GamePosition>(game: &Game<P>, depth: u32) -> Vec<(P::Move, u64)
 /// count stops there): what [`divide_each`] will report, in its order.
 pub fn root_moves<P: GamePosition>(game: &Game<P>, depth: u32) -> Vec<P::Move> {
     let pos = game.position();
-    if depth == 0 || pos.perft_over() || (P::PERFT_STOPS_AT_GAME_END && game.outcome().is_some()) {
+    if depth == 0 || pos.perft_over() || (pos.perft_stops_at_game_end() && game.outcome().is_some())
+    {
         return Vec::new();
     }
     let path = P::perft_path_from(game.history());

@@ -114,9 +114,16 @@ impl<'a, P: GamePosition> SvgBoard<'a, P> {
         }
     }
 
+    /// Is `square` on this position's board (a board read from rule files may be smaller
+    /// than its square type)?
+    fn on_board(&self, square: P::Square) -> bool {
+        let (files, ranks) = self.position.board_size();
+        square.file() < files && square.rank() < ranks
+    }
+
     /// The centre of a square (or point) in the picture's units.
     fn centre(&self, square: P::Square) -> (f64, f64) {
-        let (files, ranks) = (P::Square::FILES, P::Square::RANKS);
+        let (files, ranks) = self.position.board_size();
         let (column, row) = if self.flipped {
             (files - 1 - square.file(), square.rank())
         } else {
@@ -129,18 +136,19 @@ impl<'a, P: GamePosition> SvgBoard<'a, P> {
     }
 
     /// The picture's width and height in its own units.
-    fn extent() -> (f64, f64) {
+    fn extent(&self) -> (f64, f64) {
+        let (files, ranks) = self.position.board_size();
         (
-            2.0 * LABEL + f64::from(P::Square::FILES) * CELL,
-            2.0 * LABEL + f64::from(P::Square::RANKS) * CELL,
+            2.0 * LABEL + f64::from(files) * CELL,
+            2.0 * LABEL + f64::from(ranks) * CELL,
         )
     }
 
     /// The grid: lines through the points (Xiangqi) or around the squares (Xiongqi), the
     /// river and the palaces.
     fn grid(&self, out: &mut String) -> fmt::Result {
-        let geometry = P::geometry();
-        let (files, ranks) = (P::Square::FILES, P::Square::RANKS);
+        let geometry = self.position.board_geometry();
+        let (files, ranks) = self.position.board_size();
         let river = geometry.river_below_rank;
         let square = |file: u8, rank: u8| P::Square::from_coords(file, rank);
         let (Some(first), Some(last)) = (square(0, 0), square(files - 1, ranks - 1)) else {
@@ -242,8 +250,8 @@ impl<'a, P: GamePosition> SvgBoard<'a, P> {
 
     /// File letters under and over the grid, rank numbers left and right of it.
     fn coordinates(&self, out: &mut String) -> fmt::Result {
-        let (width, height) = Self::extent();
-        for file in 0..P::Square::FILES {
+        let (width, height) = self.extent();
+        for file in 0..self.position.board_size().0 {
             let Some(sq) = P::Square::from_coords(file, 0) else {
                 continue;
             };
@@ -256,7 +264,7 @@ impl<'a, P: GamePosition> SvgBoard<'a, P> {
                 )?;
             }
         }
-        for rank in 0..P::Square::RANKS {
+        for rank in 0..self.position.board_size().1 {
             let Some(sq) = P::Square::from_coords(0, rank) else {
                 continue;
             };
@@ -275,7 +283,7 @@ impl<'a, P: GamePosition> SvgBoard<'a, P> {
     fn pieces(&self, out: &mut String) -> fmt::Result {
         let radius = CELL * 0.44;
         for index in 0..P::Square::COUNT {
-            let Some(sq) = P::Square::from_index(index) else {
+            let Some(sq) = P::Square::from_index(index).filter(|&sq| self.on_board(sq)) else {
                 continue;
             };
             let Some((latin, chinese)) = self.position.piece_glyphs(sq) else {
@@ -379,7 +387,7 @@ impl<'a, P: GamePosition> SvgBoard<'a, P> {
         }
         let h = CELL / 2.0;
         for index in 0..P::Square::COUNT {
-            let Some(sq) = P::Square::from_index(index) else {
+            let Some(sq) = P::Square::from_index(index).filter(|&sq| self.on_board(sq)) else {
                 continue;
             };
             let (x, y) = self.centre(sq);
@@ -394,7 +402,7 @@ impl<'a, P: GamePosition> SvgBoard<'a, P> {
     }
 
     fn write(&self, out: &mut String) -> fmt::Result {
-        let (width, height) = Self::extent();
+        let (width, height) = self.extent();
         let pixels_high = (f64::from(self.size) * height / width).round();
         writeln!(
             out,

@@ -306,6 +306,16 @@ pub trait GamePosition: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
     fn piece_glyphs(&self, square: Self::Square) -> Option<(String, char)>;
     /// The river and palaces, for drawing the board.
     fn geometry() -> BoardGeometry;
+    /// This position's board drawing: [`GamePosition::geometry`], except for games read from
+    /// rule files, whose boards differ by game.
+    fn board_geometry(&self) -> BoardGeometry {
+        Self::geometry()
+    }
+    /// This position's board size (files, ranks): the square type's, except for games read
+    /// from rule files (up to 12 × 12 in one square type).
+    fn board_size(&self) -> (u8, u8) {
+        (Self::Square::FILES, Self::Square::RANKS)
+    }
     /// The square of `side`'s terminal piece (the general), when it is on the board.
     fn terminal_square(&self, side: Side) -> Option<Self::Square>;
     /// The names of the game's piece roles, in index order (observation planes use one
@@ -442,6 +452,11 @@ pub trait GamePosition: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
     /// Xiongqi (X9); false for Xiangqi, whose perft counts legal moves only, as
     /// Fairy-Stockfish and the published tables do.
     const PERFT_STOPS_AT_GAME_END: bool;
+    /// [`GamePosition::PERFT_STOPS_AT_GAME_END`] for this position's game (games read from
+    /// rule files say it in their manifest).
+    fn perft_stops_at_game_end(&self) -> bool {
+        Self::PERFT_STOPS_AT_GAME_END
+    }
     /// The path state for a game's history.
     fn perft_path_from(history: &History<Self>) -> Self::PerftPath;
     /// Does this node have no children because the game is over (X9; `xiangqi-capture`'s
@@ -470,18 +485,36 @@ pub struct UnsupportedFormat {
 }
 
 /// The games chuhe knows, by name: the one place that maps a name to its implementation.
+/// The three native games are closed variants; a game read from rule files at run time is
+/// [`GameKind::Rules`], carrying its compiled tables ([`crate::rules`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum GameKind {
     /// `xiongqi`: Xiongqi (熊棋), 8×8.
-    #[cfg_attr(feature = "serde", serde(rename = "xiongqi"))]
     Xiongqi,
     /// `xiangqi`: Xiangqi (象棋), 9×10, standard rules as Fairy-Stockfish plays them.
-    #[cfg_attr(feature = "serde", serde(rename = "xiangqi"))]
     Xiangqi,
     /// `xiangqi-capture`: Xiangqi with the capture-the-king teaching rules.
-    #[cfg_attr(feature = "serde", serde(rename = "xiangqi-capture"))]
     XiangqiCapture,
+    /// A game read from a directory of rule files (GGN, FEEN, manifest), by its manifest's
+    /// name.
+    Rules(crate::rules::RulesHandle),
+}
+
+/// Written as its name; only the native games are read back by name (a game read from rule
+/// files needs its directory).
+#[cfg(feature = "serde")]
+impl serde::Serialize for GameKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for GameKind {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        name.parse().map_err(serde::de::Error::custom)
+    }
 }
 
 /// Code generic over [`GamePosition`], run for a game chosen at run time by
@@ -501,12 +534,13 @@ impl GameKind {
         GameKind::XiangqiCapture,
     ];
 
-    /// The name (`xiongqi`, `xiangqi`, `xiangqi-capture`).
-    pub const fn name(self) -> &'static str {
+    /// The name (`xiongqi`, `xiangqi`, `xiangqi-capture`, or a rules game's own).
+    pub fn name(self) -> &'static str {
         match self {
             GameKind::Xiongqi => "xiongqi",
             GameKind::Xiangqi => "xiangqi",
             GameKind::XiangqiCapture => "xiangqi-capture",
+            GameKind::Rules(handle) => handle.name(),
         }
     }
 
@@ -530,6 +564,16 @@ impl GameKind {
             GameKind::Xiangqi => visitor.visit::<xiangqi::Position>(xiangqi::RuleSet::Standard),
             GameKind::XiangqiCapture => {
                 visitor.visit::<xiangqi::Position>(xiangqi::RuleSet::Capture)
+            }
+            GameKind::Rules(handle) => {
+                use crate::rules::{Position, RulesConfig, RulesHandle};
+                match handle {
+                    RulesHandle::Narrow(c) => visitor.visit::<Position<u64>>(RulesConfig(c)),
+                    RulesHandle::Broad(c) => visitor.visit::<Position<u128>>(RulesConfig(c)),
+                    RulesHandle::Wide(c) => {
+                        visitor.visit::<Position<crate::rules::Wide>>(RulesConfig(c))
+                    }
+                }
             }
         }
     }

@@ -11,7 +11,7 @@ use super::MoveList;
 use crate::board::BoardGeometry;
 use crate::game::History;
 use crate::variant::{GameKind, GamePosition, MoveNotation, PositionFormat, RuleOptionError};
-use crate::{MoveError, Outcome, RepetitionRule, SetupError, UnsupportedFormat};
+use crate::{MoveError, Outcome, SetupError, UnsupportedFormat};
 
 /// A Xiangqi game: the shared arbiter with Xiangqi's rules (either rule set).
 pub type Game = crate::Game<Position>;
@@ -30,49 +30,25 @@ impl Default for crate::Game<Position> {
 }
 
 /// S3 and S6: the outcome when the current position occurs for the `fold`-th time, judged
-/// over the moves since the first of those occurrences as pyffish judges them. The side that
-/// gave check with every one of its moves, while the other did not, loses (both: a draw);
-/// otherwise the side that chased a piece with every one of its moves, while the other did
-/// not, loses (both: a draw); otherwise a draw.
-fn repetition_outcome(history: &History<Position>) -> Option<Outcome> {
-    let pos = history.current();
-    let fold = pos.repetition_fold().max(2) as usize;
-    // Counted, then walked again: no allocation on every move.
-    let count = history.occurrences(pos).count();
-    if count < fold {
-        return None;
-    }
-    let first = history.occurrences(pos).nth(count - fold)?;
-    let positions = history.positions();
-    let last = positions.len() - 1;
-    // all_checks[side]: did every move of `side` since `first` give check?
-    let mut all_checks = [true, true];
-    for j in first + 1..=last {
-        let mover = positions[j - 1].turn();
-        if !positions[j].is_check() {
-            all_checks[mover.index()] = false;
-        }
-    }
-    let check = RepetitionRule::PerpetualCheck;
-    match all_checks {
-        [true, false] => return Some(Outcome::win(Status::Repetition, Side::Second).by(check)),
-        [false, true] => return Some(Outcome::win(Status::Repetition, Side::First).by(check)),
-        [true, true] => return Some(Outcome::draw(Status::Repetition).by(check)),
-        [false, false] => {}
-    }
-    // S6: the side that made the last move, and the other one.
-    let last_mover = positions[last - 1].turn();
-    let chase = RepetitionRule::PerpetualChase;
-    Some(
-        match (
-            chases_perpetually(history, first, last),
-            chases_perpetually(history, first, last - 1),
-        ) {
-            (true, false) => Outcome::win(Status::Repetition, !last_mover).by(chase),
-            (false, true) => Outcome::win(Status::Repetition, last_mover).by(chase),
-            (true, true) => Outcome::draw(Status::Repetition).by(chase),
-            (false, false) => Outcome::draw(Status::Repetition).by(RepetitionRule::Plain),
-        },
+/// over the moves since the first of those occurrences as pyffish judges them (see
+/// [`crate::ends::fold_repetition`]): perpetual check first, then perpetual chase.
+pub(crate) fn repetition_outcome(history: &History<Position>) -> Option<Outcome> {
+    let fold = history.current().repetition_fold() as usize;
+    let chase = |first: usize, last: usize| chase_verdict(history, first, last);
+    crate::ends::fold_repetition(history, fold, true, Some(&chase))
+}
+
+/// S6 for a repetition cycle from position `first` to `last`: who chased perpetually (the
+/// side that made the last move, the other). Games read from rule files with Xiangqi's
+/// pieces are judged by it.
+pub(crate) fn chase_verdict(
+    history: &History<Position>,
+    first: usize,
+    last: usize,
+) -> (bool, bool) {
+    (
+        chases_perpetually(history, first, last),
+        chases_perpetually(history, first, last - 1),
     )
 }
 
@@ -102,34 +78,10 @@ fn chases_perpetually(history: &History<Position>, first: usize, to: usize) -> b
     set != 0
 }
 
-/// S4 as Fairy-Stockfish applies it: the plies-since-capture counter reaches 100, unless the
-/// side to move is checkmated. Once 20 plies have been played, checks count: with `C` the
-/// larger number of checks given by one side in the last `min(counter, plies)` plies (rounded
-/// up to even), the draw needs `counter - 2 * max(0, C - 10) >= 100`.
+/// S4 as Fairy-Stockfish applies it, with its allowance for checks
+/// ([`crate::ends::move_limit_reached`]).
 fn move_limit_reached(history: &History<Position>, checkmated: bool) -> bool {
-    let pos = history.current();
-    let counter = pos.halfmove() as i64;
-    if counter < 100 || checkmated {
-        return false;
-    }
-    let k = history.moves().len();
-    let mut allowance = 0;
-    if k >= 20 {
-        let positions = history.positions();
-        let end = (counter as usize).min(k);
-        let mut window = vec![k, k - 1];
-        for i in (2..end).step_by(2) {
-            window.extend([k - i, k - i - 1]);
-        }
-        let mut checks = [0i64; 2];
-        for p in window {
-            if positions[p].is_check() {
-                checks[(k - p) % 2] += 1;
-            }
-        }
-        allowance = 2 * (checks[0].max(checks[1]) - 10).max(0);
-    }
-    counter - allowance >= 100
+    crate::ends::move_limit_reached(history, 100, true, checkmated)
 }
 
 impl GamePosition for Position {
@@ -154,7 +106,7 @@ impl GamePosition for Position {
         match kind {
             GameKind::Xiangqi => Some(RuleSet::Standard),
             GameKind::XiangqiCapture => Some(RuleSet::Capture),
-            GameKind::Xiongqi => None,
+            GameKind::Xiongqi | GameKind::Rules(_) => None,
         }
     }
 

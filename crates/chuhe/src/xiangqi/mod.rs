@@ -21,6 +21,7 @@ pub use attacks::{
     ADVISOR_STEPS, GENERAL_STEPS, SOLDIER_STEPS,
 };
 pub use bitboard::{file_bb, rank_bb, squares, Square, SquareIter};
+pub(crate) use game::chase_verdict;
 pub use game::Game;
 pub use position::Position;
 pub use position::RepetitionFoldError;

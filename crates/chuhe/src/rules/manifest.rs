@@ -1,0 +1,845 @@
+//! The rules manifest, `chuhe.rules/1`: what a game's GGN and FEEN do not say — royal pieces
+//! and what their loss means, promotion, captures and hands, and how a game ends. Read from
+//! JSON with every key checked: an unknown key, a missing one or a bad value is a
+//! [`RulesError`] naming the file, the key and what is wrong. The format is written down in
+//! `docs/RULES.md`.
+
+use serde_json::{Map, Value};
+
+use chuhe_notation::{Cell, Pin, Side};
+
+use super::RulesError;
+
+/// The format this module reads.
+pub const FORMAT: &str = "chuhe.rules/1";
+
+/// A game's rules manifest, read and checked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Manifest {
+    /// The game's name in chuhe: lowercase letters, digits and `-` (`minixiangqi`).
+    pub name: String,
+    /// The game's name for people (`Minixiangqi`).
+    pub title: String,
+    /// The GGN file, relative to the game's directory.
+    pub ggn: String,
+    /// The start position, FEEN.
+    pub start: String,
+    /// The board: size and drawing.
+    pub board: BoardSpec,
+    /// The pieces, by the first player's PIN, in the order of their role index.
+    pub pieces: Vec<PieceSpec>,
+    /// What the royal pieces' loss or attack means.
+    pub royal: RoyalSpec,
+    /// Promotion rules, tried in order; the first whose piece and zone fit applies.
+    pub promotions: Vec<PromotionSpec>,
+    /// Where captured pieces go.
+    pub capture: CaptureTo,
+    /// What a captured piece becomes in the hand (`{"+S": "S"}`), first players' PINs.
+    pub demote: Vec<(Pin, Pin)>,
+    /// How the game ends, and perft's convention.
+    pub session: Session,
+}
+
+/// The board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardSpec {
+    /// Files (2–12).
+    pub files: u8,
+    /// Ranks (2–12).
+    pub ranks: u8,
+    /// The river runs above this many ranks of the first player (drawing only).
+    pub river: Option<u8>,
+    /// Palaces drawn (Xiangqi's files d–f, three ranks each side).
+    pub palaces: bool,
+    /// Pieces on the points of the lines rather than in the squares.
+    pub points: bool,
+}
+
+/// One piece of the game, for both sides.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PieceSpec {
+    /// Its PIN as the first player's (uppercase).
+    pub pin: Pin,
+    /// Its name (`chariot`).
+    pub name: String,
+    /// Is it royal (its capture or checkmate ends the game)? Royal pieces are the terminal
+    /// ones (`^`) of PIN.
+    pub royal: bool,
+    /// Its value for the engine's evaluation (centipawns).
+    pub value: i32,
+    /// Its FEN letter (lowercase), for writing positions as Fairy-Stockfish does.
+    pub fen: Option<char>,
+    /// Its Chinese characters for the first and the second player.
+    pub chinese: Option<[char; 2]>,
+}
+
+/// What the royal pieces mean.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RoyalSpec {
+    /// Check constrains moves (checkmate) or not (the royal piece is captured).
+    pub rule: RoyalRule,
+    /// Two royal pieces facing each other on a file with nothing between.
+    pub facing: Facing,
+}
+
+/// What losing the royal piece means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RoyalRule {
+    /// `checkmate`: no move may leave one's own royal piece attacked.
+    Checkmate,
+    /// `capture`: check constrains nothing; capturing the royal piece wins (`mareking`).
+    Capture,
+}
+
+/// Two royal pieces on one file, the first player's below, nothing between.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Facing {
+    /// `allowed`: nothing happens.
+    Allowed,
+    /// `forbidden`: it counts as an attack on the royal piece of the side to move (Xiangqi's
+    /// flying general).
+    Forbidden,
+    /// `{"transform": {"G^": "D^"}}`: both change at once, for good (Xiongqi's X3).
+    Transform(Vec<(Pin, Pin)>),
+}
+
+/// A promotion rule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PromotionSpec {
+    /// The piece that promotes (first player's PIN).
+    pub piece: Pin,
+    /// The zone, as the first player's squares (mirrored for the second): a move of the piece
+    /// that ends there promotes.
+    pub zone: Vec<Cell>,
+    /// What it may become (first player's PINs), in the order of the move's choices.
+    pub into: Vec<Pin>,
+    /// May the piece stay as it is?
+    pub optional: bool,
+    /// Is the change one the rules imply, written in no notation (Xiangqi's and Xiongqi's
+    /// soldier crossing the river)? Only for a single, compulsory choice.
+    pub implied: bool,
+}
+
+/// Where a captured piece goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CaptureTo {
+    /// `hand`: into the capturer's hand, unchanged (Sashité's default; never dropped).
+    Hand,
+    /// `out`: off the game.
+    Out,
+}
+
+/// A result for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The side to move loses.
+    Loss,
+    /// A draw.
+    Draw,
+    /// The side to move wins.
+    Win,
+}
+
+/// How a game ends.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Session {
+    /// No legal move and not in check.
+    pub stalemate: Verdict,
+    /// Repetition.
+    pub repetition: Repetition,
+    /// The move limit, if any.
+    pub move_limit: Option<MoveLimit>,
+    /// Insufficient material: a draw.
+    pub insufficient: Option<Insufficient>,
+    /// A side left with its royal piece alone loses (`bareking`).
+    pub bare_royal: Option<BareRoyal>,
+    /// What perft counts.
+    pub perft: PerftRule,
+}
+
+/// The repetition rule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Repetition {
+    /// `none`.
+    None,
+    /// `fold`: the `fold`-th occurrence of a position (placement and side to move) ends the
+    /// game: a draw, unless one side gave check with every move of the cycle and
+    /// `perpetual_check` says it loses, or `chase` names a chase rule.
+    Fold {
+        /// Occurrences that end the game (at least 2).
+        fold: u8,
+        /// Does perpetual check lose?
+        perpetual_check: bool,
+        /// The chase rule (`axf`: Xiangqi's, judged by the native Xiangqi code).
+        chase: bool,
+    },
+    /// `forbidden-move`: a move that repeats an earlier (move, resulting position) pair is
+    /// illegal; a record that plays one ends the game, its player losing (Xiongqi's X6).
+    ForbiddenMove,
+}
+
+/// The move limit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveLimit {
+    /// Plies without a resetting move that draw.
+    pub plies: u32,
+    /// Which moves reset the count.
+    pub reset: Vec<Reset>,
+    /// Fairy-Stockfish's allowance for checks in Xiangqi (`axf`).
+    pub check_allowance: bool,
+    /// Judged before the end by no legal move (a checkmate still wins), or after it.
+    pub before_no_move: bool,
+}
+
+/// A move that resets the move limit's count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reset {
+    /// A capture.
+    Capture,
+    /// A move of this piece (first player's PIN).
+    Piece(Pin),
+}
+
+/// Insufficient material.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Insufficient {
+    /// `bare-royals`: each side has only royal pieces.
+    BareRoyals,
+    /// `{"no": [...]}`: neither side has any of these pieces.
+    NoneOf(Vec<Pin>),
+}
+
+/// The bare-royal rule (Shatranj).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BareRoyal {
+    /// May a bared side to move reply by baring the other (not lost while the other has just
+    /// one piece besides its royal)?
+    pub reply: bool,
+}
+
+/// What perft counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PerftRule {
+    /// `legal-moves`: every legal move, whatever the history (Fairy-Stockfish's perft).
+    LegalMoves,
+    /// `stops-at-end`: a finished game has no children, and history-forbidden moves are not
+    /// counted (Xiongqi's X9).
+    StopsAtEnd,
+}
+
+/// A JSON object being read: every key taken is ticked off, and the rest are unknown.
+struct Object<'a> {
+    file: &'a str,
+    path: String,
+    map: &'a Map<String, Value>,
+    taken: Vec<&'a str>,
+}
+
+impl<'a> Object<'a> {
+    fn new(file: &'a str, path: &str, value: &'a Value) -> Result<Object<'a>, RulesError> {
+        match value {
+            Value::Object(map) => Ok(Object {
+                file,
+                path: path.to_string(),
+                map,
+                taken: Vec::new(),
+            }),
+            _ => Err(RulesError::invalid(file, path, "must be an object")),
+        }
+    }
+
+    fn key(&self, key: &str) -> String {
+        if self.path.is_empty() {
+            key.to_string()
+        } else {
+            format!("{}.{key}", self.path)
+        }
+    }
+
+    fn error(&self, key: &str, message: impl Into<String>) -> RulesError {
+        RulesError::invalid(self.file, &self.key(key), message)
+    }
+
+    fn get(&mut self, key: &'a str) -> Option<&'a Value> {
+        let v = self.map.get(key);
+        if v.is_some() {
+            self.taken.push(key);
+        }
+        v
+    }
+
+    fn need(&mut self, key: &'a str) -> Result<&'a Value, RulesError> {
+        self.get(key)
+            .ok_or_else(|| RulesError::missing(self.file, &self.key(key)))
+    }
+
+    fn string(&mut self, key: &'a str) -> Result<&'a str, RulesError> {
+        let v = self.need(key)?;
+        v.as_str()
+            .ok_or_else(|| self.error(key, "must be a string"))
+    }
+
+    fn opt_string(&mut self, key: &'a str) -> Result<Option<&'a str>, RulesError> {
+        match self.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s)),
+            Some(_) => Err(self.error(key, "must be a string")),
+        }
+    }
+
+    fn bool_or(&mut self, key: &'a str, default: bool) -> Result<bool, RulesError> {
+        match self.get(key) {
+            None => Ok(default),
+            Some(Value::Bool(b)) => Ok(*b),
+            Some(_) => Err(self.error(key, "must be true or false")),
+        }
+    }
+
+    fn int(
+        &mut self,
+        key: &'a str,
+        range: std::ops::RangeInclusive<i64>,
+    ) -> Result<i64, RulesError> {
+        let v = self.need(key)?;
+        let n = v
+            .as_i64()
+            .ok_or_else(|| self.error(key, "must be a whole number"))?;
+        if range.contains(&n) {
+            Ok(n)
+        } else {
+            Err(self.error(
+                key,
+                format!("{n} is out of range {}..={}", range.start(), range.end()),
+            ))
+        }
+    }
+
+    fn object(&mut self, key: &'a str) -> Result<Object<'a>, RulesError> {
+        let path = self.key(key);
+        let v = self.need(key)?;
+        Object::new(self.file, &path, v)
+    }
+
+    /// Fails on the first key not taken.
+    fn done(self) -> Result<(), RulesError> {
+        match self.map.keys().find(|k| !self.taken.contains(&k.as_str())) {
+            Some(k) => Err(RulesError::unknown(self.file, &self.key(k))),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Reads a first player's PIN (uppercase).
+fn first_pin(file: &str, key: &str, text: &str) -> Result<Pin, RulesError> {
+    let pin = Pin::parse(text).map_err(|e| RulesError::invalid(file, key, e.to_string()))?;
+    if pin.side() != Side::First {
+        return Err(RulesError::invalid(
+            file,
+            key,
+            format!("'{text}': pieces are named by the first player's PIN (uppercase)"),
+        ));
+    }
+    Ok(pin)
+}
+
+/// Reads a region: squares (`e4`) and rectangles (`a6-i10`), separated by spaces, as the first
+/// player's squares on a `files × ranks` board.
+pub fn parse_region(
+    file: &str,
+    key: &str,
+    text: &str,
+    files: u8,
+    ranks: u8,
+) -> Result<Vec<Cell>, RulesError> {
+    let cell = |t: &str| -> Result<Cell, RulesError> {
+        let c = Cell::parse(t).map_err(|e| RulesError::invalid(file, key, e.to_string()))?;
+        if c.file() >= u16::from(files) || c.rank() >= u16::from(ranks) {
+            return Err(RulesError::invalid(
+                file,
+                key,
+                format!("square {t} is off the {files}x{ranks} board"),
+            ));
+        }
+        Ok(c)
+    };
+    let mut out = Vec::new();
+    for token in text.split_whitespace() {
+        match token.split_once('-') {
+            Some((a, b)) => {
+                let (a, b) = (cell(a)?, cell(b)?);
+                for f in a.file().min(b.file())..=a.file().max(b.file()) {
+                    for r in a.rank().min(b.rank())..=a.rank().max(b.rank()) {
+                        out.push(Cell::new(f, r));
+                    }
+                }
+            }
+            None => out.push(cell(token)?),
+        }
+    }
+    if out.is_empty() {
+        return Err(RulesError::invalid(file, key, "names no square"));
+    }
+    out.sort();
+    out.dedup();
+    Ok(out)
+}
+
+fn verdict(o: &Object<'_>, key: &str, v: &str) -> Result<Verdict, RulesError> {
+    match v {
+        "loss" => Ok(Verdict::Loss),
+        "draw" => Ok(Verdict::Draw),
+        "win" => Ok(Verdict::Win),
+        _ => Err(o.error(key, format!("'{v}' is not loss, draw or win"))),
+    }
+}
+
+impl Manifest {
+    /// Reads a manifest from its JSON text; `file` names it in errors.
+    pub fn from_json(file: &str, text: &str) -> Result<Manifest, RulesError> {
+        let value: Value = serde_json::from_str(text).map_err(|e| RulesError {
+            file: file.to_string(),
+            key: String::new(),
+            problem: super::RulesProblem::NotJson(e.to_string()),
+        })?;
+        let mut top = Object::new(file, "", &value)?;
+        let format = top.string("format")?;
+        if format != FORMAT {
+            return Err(top.error("format", format!("'{format}' is not {FORMAT}")));
+        }
+        let name = top.string("name")?.to_string();
+        if name.is_empty()
+            || name.len() > 32
+            || !name
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        {
+            return Err(top.error(
+                "name",
+                format!("'{name}': 1–32 lowercase letters, digits and '-'"),
+            ));
+        }
+        let title = top.opt_string("title")?.unwrap_or(&name).to_string();
+        let ggn = top.string("ggn")?.to_string();
+        if !ggn.contains("ggn") || ggn.contains('/') || ggn.contains('\\') {
+            return Err(top.error(
+                "ggn",
+                format!("'{ggn}': a file name in the game's directory that says ggn"),
+            ));
+        }
+        let start = top.string("start")?.to_string();
+
+        let mut b = top.object("board")?;
+        let files = b.int("files", 2..=12)? as u8;
+        let ranks = b.int("ranks", 2..=12)? as u8;
+        let river = match b.get("river") {
+            None | Some(Value::Null) => None,
+            Some(v) => match v.as_u64() {
+                Some(n) if n >= 1 && n < u64::from(ranks) => Some(n as u8),
+                _ => return Err(b.error("river", format!("must be a rank count 1..{ranks}"))),
+            },
+        };
+        let palaces = b.bool_or("palaces", false)?;
+        let points = b.bool_or("points", false)?;
+        b.done()?;
+        let board = BoardSpec {
+            files,
+            ranks,
+            river,
+            palaces,
+            points,
+        };
+
+        let pieces_obj = top.object("pieces")?;
+        let mut pieces = Vec::new();
+        for (key, v) in pieces_obj.map.iter() {
+            let path = pieces_obj.key(key);
+            let pin = first_pin(file, &path, key)?;
+            let mut p = Object::new(file, &path, v)?;
+            let pname = p.string("name")?.to_string();
+            let royal = p.bool_or("royal", false)?;
+            if royal != pin.is_terminal() {
+                return Err(p.error(
+                    "royal",
+                    "royal pieces are exactly the terminal ones (PIN with '^')",
+                ));
+            }
+            let value = match p.get("value") {
+                None => 0,
+                Some(_) => {
+                    p.taken.pop();
+                    p.int("value", -100_000..=100_000)? as i32
+                }
+            };
+            let fen = match p.opt_string("fen")? {
+                None => None,
+                Some(s) => {
+                    let mut chars = s.chars();
+                    match (chars.next(), chars.next()) {
+                        (Some(c), None) if c.is_ascii_lowercase() => Some(c),
+                        _ => return Err(p.error("fen", format!("'{s}': one lowercase letter"))),
+                    }
+                }
+            };
+            let chinese = match p.opt_string("chinese")? {
+                None => None,
+                Some(s) => {
+                    let cs: Vec<char> = s.chars().collect();
+                    match cs[..] {
+                        [a, b] => Some([a, b]),
+                        _ => {
+                            return Err(p.error(
+                                "chinese",
+                                format!(
+                                    "'{s}': two characters, the first player's then the second's"
+                                ),
+                            ))
+                        }
+                    }
+                }
+            };
+            p.done()?;
+            pieces.push(PieceSpec {
+                pin,
+                name: pname,
+                royal,
+                value,
+                fen,
+                chinese,
+            });
+        }
+        if pieces.is_empty() || pieces.len() > 16 {
+            return Err(RulesError::invalid(file, "pieces", "1 to 16 pieces"));
+        }
+        if !pieces.iter().any(|p| p.royal) {
+            return Err(RulesError::invalid(
+                file,
+                "pieces",
+                "no royal piece (PIN with '^')",
+            ));
+        }
+        let known = |pin: Pin| pieces.iter().any(|p| p.pin == pin);
+
+        let mut r = top.object("royal")?;
+        let rule = match r.string("rule")? {
+            "checkmate" => RoyalRule::Checkmate,
+            "capture" => RoyalRule::Capture,
+            other => return Err(r.error("rule", format!("'{other}' is not checkmate or capture"))),
+        };
+        let facing = match r.get("facing") {
+            None => Facing::Allowed,
+            Some(Value::String(s)) if s == "allowed" => Facing::Allowed,
+            Some(Value::String(s)) if s == "forbidden" => Facing::Forbidden,
+            Some(v @ Value::Object(_)) => {
+                let path = r.key("facing");
+                let mut f = Object::new(file, &path, v)?;
+                let t = f.object("transform")?;
+                let mut pairs = Vec::new();
+                for (from, to) in t.map.iter() {
+                    let key = t.key(from);
+                    let a = first_pin(file, &key, from)?;
+                    let to = to
+                        .as_str()
+                        .ok_or_else(|| RulesError::invalid(file, &key, "must be a PIN"))?;
+                    let b = first_pin(file, &key, to)?;
+                    for p in [a, b] {
+                        if !known(p) || !p.is_terminal() {
+                            return Err(RulesError::invalid(
+                                file,
+                                &key,
+                                format!("{p} is not a royal piece of 'pieces'"),
+                            ));
+                        }
+                    }
+                    pairs.push((a, b));
+                }
+                f.done()?;
+                Facing::Transform(pairs)
+            }
+            Some(_) => {
+                return Err(r.error(
+                    "facing",
+                    "must be allowed, forbidden or {\"transform\": {...}}",
+                ))
+            }
+        };
+        r.done()?;
+        let royal = RoyalSpec { rule, facing };
+
+        let mut promotions = Vec::new();
+        if let Some(v) = top.get("promotion") {
+            let list = v
+                .as_array()
+                .ok_or_else(|| RulesError::invalid(file, "promotion", "must be a list"))?;
+            for (i, item) in list.iter().enumerate() {
+                let path = format!("promotion[{i}]");
+                let mut p = Object::new(file, &path, item)?;
+                let piece_text = p.string("piece")?;
+                let piece = first_pin(file, &p.key("piece"), piece_text)?;
+                if !known(piece) {
+                    return Err(p.error("piece", format!("{piece} is not in 'pieces'")));
+                }
+                let zone_text = p.string("zone")?;
+                let zone = parse_region(file, &p.key("zone"), zone_text, files, ranks)?;
+                let into_v = p.need("into")?;
+                let into_list = into_v
+                    .as_array()
+                    .ok_or_else(|| p.error("into", "must be a list of PINs"))?;
+                let mut into = Vec::new();
+                for t in into_list {
+                    let t = t
+                        .as_str()
+                        .ok_or_else(|| p.error("into", "must be a list of PINs"))?;
+                    let pin = first_pin(file, &p.key("into"), t)?;
+                    if !known(pin) {
+                        return Err(p.error("into", format!("{pin} is not in 'pieces'")));
+                    }
+                    into.push(pin);
+                }
+                if into.is_empty() || into.len() > 12 {
+                    return Err(p.error("into", "1 to 12 pieces"));
+                }
+                let optional = p.bool_or("optional", false)?;
+                let implied = p.bool_or("implied", false)?;
+                if implied && (optional || into.len() != 1) {
+                    return Err(p.error(
+                        "implied",
+                        "only a compulsory promotion into one piece can be implied",
+                    ));
+                }
+                p.done()?;
+                promotions.push(PromotionSpec {
+                    piece,
+                    zone,
+                    into,
+                    optional,
+                    implied,
+                });
+            }
+        }
+
+        let mut demote = Vec::new();
+        let capture = match top.get("capture") {
+            None => CaptureTo::Hand,
+            Some(Value::String(t)) if t == "hand" => CaptureTo::Hand,
+            Some(Value::String(t)) if t == "out" => CaptureTo::Out,
+            Some(v @ Value::Object(_)) => {
+                let mut o = Object::new(file, "capture", v)?;
+                let to = match o.string("to")? {
+                    "hand" => CaptureTo::Hand,
+                    "out" => CaptureTo::Out,
+                    other => return Err(o.error("to", format!("'{other}' is not hand or out"))),
+                };
+                if let Some(d) = o.get("demote") {
+                    let d = Object::new(file, "capture.demote", d)?;
+                    for (from, to) in d.map.iter() {
+                        let key = d.key(from);
+                        let a = first_pin(file, &key, from)?;
+                        let to = to
+                            .as_str()
+                            .ok_or_else(|| RulesError::invalid(file, &key, "must be a PIN"))?;
+                        let b = first_pin(file, &key, to)?;
+                        for p in [a, b] {
+                            if !known(p) {
+                                return Err(RulesError::invalid(
+                                    file,
+                                    &key,
+                                    format!("{p} is not in 'pieces'"),
+                                ));
+                            }
+                        }
+                        demote.push((a, b));
+                    }
+                }
+                o.done()?;
+                to
+            }
+            Some(_) => {
+                return Err(top.error(
+                    "capture",
+                    "must be hand, out or {\"to\": ..., \"demote\": {...}}",
+                ))
+            }
+        };
+        if let Some(v) = top.get("drops") {
+            if v.as_array().map_or(true, |a| !a.is_empty()) {
+                return Err(top.error(
+                    "drops",
+                    "chuhe.rules/1 plays no drops yet: the only value is []",
+                ));
+            }
+        }
+
+        let mut s = top.object("session")?;
+        let stalemate_text = s.string("stalemate")?;
+        let stalemate = verdict(&s, "stalemate", stalemate_text)?;
+        let repetition = match s.need("repetition")? {
+            Value::String(t) if t == "none" => Repetition::None,
+            Value::String(t) if t == "forbidden-move" => Repetition::ForbiddenMove,
+            v @ Value::Object(_) => {
+                let path = s.key("repetition");
+                let mut o = Object::new(file, &path, v)?;
+                let fold = o.int("fold", 2..=9)? as u8;
+                let perpetual_check = match o.opt_string("perpetual_check")? {
+                    None | Some("draw") => false,
+                    Some("loss") => true,
+                    Some(other) => {
+                        return Err(
+                            o.error("perpetual_check", format!("'{other}' is not loss or draw"))
+                        )
+                    }
+                };
+                let chase = match o.opt_string("chase")? {
+                    None => false,
+                    Some("axf") => true,
+                    Some(other) => return Err(o.error("chase", format!("'{other}' is not axf"))),
+                };
+                o.done()?;
+                Repetition::Fold {
+                    fold,
+                    perpetual_check,
+                    chase,
+                }
+            }
+            _ => {
+                return Err(s.error(
+                    "repetition",
+                    "must be none, forbidden-move or {\"fold\": N, ...}",
+                ))
+            }
+        };
+        let move_limit = match s.get("move_limit") {
+            None | Some(Value::Null) => None,
+            Some(v) => {
+                let path = s.key("move_limit");
+                let mut o = Object::new(file, &path, v)?;
+                let plies = o.int("plies", 1..=10_000)? as u32;
+                let reset_v = o.need("reset")?;
+                let list = reset_v
+                    .as_array()
+                    .ok_or_else(|| o.error("reset", "must be a list"))?;
+                let mut reset = Vec::new();
+                for t in list {
+                    let t = t
+                        .as_str()
+                        .ok_or_else(|| o.error("reset", "must be a list of strings"))?;
+                    if t == "capture" {
+                        reset.push(Reset::Capture);
+                    } else {
+                        let pin = first_pin(file, &o.key("reset"), t)?;
+                        if !known(pin) {
+                            return Err(o.error("reset", format!("{pin} is not in 'pieces'")));
+                        }
+                        reset.push(Reset::Piece(pin));
+                    }
+                }
+                let check_allowance = match o.opt_string("check_allowance")? {
+                    None => false,
+                    Some("axf") => true,
+                    Some(other) => {
+                        return Err(o.error("check_allowance", format!("'{other}' is not axf")))
+                    }
+                };
+                let before_no_move = match o.opt_string("precedence")? {
+                    None | Some("before-no-move") => true,
+                    Some("after-no-move") => false,
+                    Some(other) => {
+                        return Err(o.error(
+                            "precedence",
+                            format!("'{other}' is not before-no-move or after-no-move"),
+                        ))
+                    }
+                };
+                o.done()?;
+                Some(MoveLimit {
+                    plies,
+                    reset,
+                    check_allowance,
+                    before_no_move,
+                })
+            }
+        };
+        let insufficient = match s.get("insufficient") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(t)) if t == "bare-royals" => Some(Insufficient::BareRoyals),
+            Some(v @ Value::Object(_)) => {
+                let path = s.key("insufficient");
+                let mut o = Object::new(file, &path, v)?;
+                let list = o
+                    .need("none_of")?
+                    .as_array()
+                    .ok_or_else(|| o.error("none_of", "must be a list of PINs"))?;
+                let mut pins = Vec::new();
+                for t in list {
+                    let t = t
+                        .as_str()
+                        .ok_or_else(|| o.error("none_of", "must be a list of PINs"))?;
+                    let pin = first_pin(file, &o.key("none_of"), t)?;
+                    if !known(pin) {
+                        return Err(o.error("none_of", format!("{pin} is not in 'pieces'")));
+                    }
+                    pins.push(pin);
+                }
+                o.done()?;
+                Some(Insufficient::NoneOf(pins))
+            }
+            Some(_) => {
+                return Err(s.error(
+                    "insufficient",
+                    "must be bare-royals or {\"none_of\": [...]}",
+                ))
+            }
+        };
+        let bare_royal = match s.get("bare_royal") {
+            None | Some(Value::Null) => None,
+            Some(v) => {
+                let path = s.key("bare_royal");
+                let mut o = Object::new(file, &path, v)?;
+                let reply = o.bool_or("reply", false)?;
+                o.done()?;
+                Some(BareRoyal { reply })
+            }
+        };
+        let perft = match s.opt_string("perft")? {
+            None | Some("legal-moves") => PerftRule::LegalMoves,
+            Some("stops-at-end") => PerftRule::StopsAtEnd,
+            Some(other) => {
+                return Err(s.error(
+                    "perft",
+                    format!("'{other}' is not legal-moves or stops-at-end"),
+                ))
+            }
+        };
+        s.done()?;
+        let session = Session {
+            stalemate,
+            repetition,
+            move_limit,
+            insufficient,
+            bare_royal,
+            perft,
+        };
+        if matches!(session.repetition, Repetition::Fold { chase: true, .. })
+            && (files, ranks) != (9, 10)
+        {
+            return Err(RulesError::invalid(
+                file,
+                "session.repetition.chase",
+                "the axf chase rule is Xiangqi's: only a 9x10 board with Xiangqi's pieces",
+            ));
+        }
+        top.done()?;
+        Ok(Manifest {
+            name,
+            title,
+            ggn,
+            start,
+            board,
+            pieces,
+            royal,
+            promotions,
+            capture,
+            demote,
+            session,
+        })
+    }
+}

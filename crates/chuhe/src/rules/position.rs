@@ -1,0 +1,785 @@
+//! The generic position of a game read from rule files: a mailbox and square sets of the
+//! board's own width, moves generated from the compiled tables, legality by the manifest's
+//! royal rule, promotion, captures into hands and the facing transformation.
+
+use std::fmt;
+
+use chuhe_notation::{Epin, Feen, Hand, Placement, Side, StyleTurn};
+
+use super::bits::Bits;
+use super::compile::{Compiled, CAPTURE, HOP, OFF, QUIET};
+use super::manifest::{CaptureTo, Facing, RoyalRule};
+use crate::setup_error::{Location, PositionError, Problem};
+use crate::variant::GameSquare;
+use crate::{MoveList, SetupError};
+
+/// The most piece kinds a game may have (16 pieces, two sides).
+pub const MAX_KINDS: usize = 32;
+
+/// A square of a board read from rule files: the face index `rank × 12 + file`, the same for
+/// every board up to 12 × 12 (`GameSquare::FILES` and `RANKS` are 12; the game's own size is
+/// in its [`Info`](super::Info)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Square(u8);
+
+impl Square {
+    /// The square at `(file, rank)`, from 0.
+    pub fn new(file: u8, rank: u8) -> Option<Square> {
+        (file < 12 && rank < 12).then_some(Square(rank * 12 + file))
+    }
+    fn index(self) -> usize {
+        usize::from(self.0)
+    }
+    fn file(self) -> u8 {
+        self.0 % 12
+    }
+    fn rank(self) -> u8 {
+        self.0 / 12
+    }
+    fn from_index_u8(i: u8) -> Option<Square> {
+        (usize::from(i) < 144).then_some(Square(i))
+    }
+}
+
+impl fmt::Display for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", (b'a' + self.file()) as char, self.rank() + 1)
+    }
+}
+
+impl GameSquare for Square {
+    const FILES: u8 = 12;
+    const RANKS: u8 = 12;
+    const RANGE: &'static str = "a1–l12";
+    fn index(self) -> usize {
+        Square::index(self)
+    }
+    fn from_index(index: usize) -> Option<Self> {
+        u8::try_from(index).ok().and_then(Square::from_index_u8)
+    }
+    fn file(self) -> u8 {
+        Square::file(self)
+    }
+    fn rank(self) -> u8 {
+        Square::rank(self)
+    }
+}
+
+impl std::str::FromStr for Square {
+    type Err = crate::MoveError;
+    fn from_str(s: &str) -> Result<Self, crate::MoveError> {
+        crate::variant::parse_square(s, s)
+    }
+}
+
+/// A move of a game read from rule files: origin, destination and a choice (0: no promotion,
+/// or the only one; 1…12: the promotion's `into` list in order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Move {
+    from: Square,
+    to: Square,
+    choice: u8,
+}
+
+impl Move {
+    /// The move from `from` to `to` with `choice`.
+    pub fn new(from: Square, to: Square, choice: u8) -> Move {
+        Move { from, to, choice }
+    }
+    /// The choice.
+    pub fn choice_index(self) -> u8 {
+        self.choice
+    }
+}
+
+impl fmt::Display for Move {
+    /// Coordinates: `e3e4`; a choice as `#N` (`e7e8#1`), for messages only — the position
+    /// writes a promotion with its piece's letter.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.from, self.to)?;
+        if self.choice > 0 {
+            write!(f, "#{}", self.choice)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::str::FromStr for Move {
+    type Err = crate::MoveError;
+    /// Coordinates without a promotion (`e3e4`).
+    fn from_str(s: &str) -> Result<Move, crate::MoveError> {
+        match crate::variant::split_coordinates(s) {
+            Some((a, b, None)) => Ok(Move::new(
+                crate::variant::parse_square(a, s)?,
+                crate::variant::parse_square(b, s)?,
+                0,
+            )),
+            _ => Err(crate::MoveError::syntax(
+                s,
+                "expected coordinates such as e3e4",
+            )),
+        }
+    }
+}
+
+/// Codes `0..20736`: plain moves, `from × 144 + to`; above, promotions: choice, step (at
+/// most two files and ranks, checked when the game is compiled) and origin.
+const PLAIN: u16 = 144 * 144;
+
+impl crate::variant::GameMove for Move {
+    type Square = Square;
+    const CHOICES: usize = 13;
+    fn from(self) -> Square {
+        self.from
+    }
+    fn to(self) -> Square {
+        self.to
+    }
+    fn bits(self) -> u16 {
+        if self.choice == 0 {
+            u16::from(self.from.0) * 144 + u16::from(self.to.0)
+        } else {
+            let df = i16::from(self.to.file()) - i16::from(self.from.file());
+            let dr = i16::from(self.to.rank()) - i16::from(self.from.rank());
+            let step = ((df + 2) * 5 + dr + 2).clamp(0, 24) as u16;
+            PLAIN + ((u16::from(self.choice) - 1) * 25 + step) * 144 + u16::from(self.from.0)
+        }
+    }
+    fn from_bits(bits: u16) -> Option<Move> {
+        if bits < PLAIN {
+            let from = Square::from_index_u8((bits / 144) as u8)?;
+            let to = Square::from_index_u8((bits % 144) as u8)?;
+            return Some(Move::new(from, to, 0));
+        }
+        let rest = bits - PLAIN;
+        let from = Square::from_index_u8((rest % 144) as u8)?;
+        let rest = rest / 144;
+        let (choice, step) = (rest / 25 + 1, rest % 25);
+        if choice > 12 {
+            return None;
+        }
+        let (df, dr) = (step as i16 / 5 - 2, step as i16 % 5 - 2);
+        let file = u8::try_from(i16::from(from.file()) + df).ok()?;
+        let rank = u8::try_from(i16::from(from.rank()) + dr).ok()?;
+        Some(Move::new(from, Square::new(file, rank)?, choice as u8))
+    }
+    fn choice(self) -> usize {
+        usize::from(self.choice)
+    }
+    fn with_choice(from: Square, to: Square, choice: usize) -> Option<Move> {
+        (choice < 13).then(|| Move::new(from, to, choice as u8))
+    }
+}
+
+/// A move list big enough for any position of a game up to 12 × 12.
+pub type Moves = MoveList<Move, 768>;
+
+/// The rule set of a generic position: the compiled game. Equal when the same game.
+pub struct RulesConfig<B: Bits>(pub &'static Compiled<B>);
+
+impl<B: Bits> Clone for RulesConfig<B> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<B: Bits> Copy for RulesConfig<B> {}
+impl<B: Bits> PartialEq for RulesConfig<B> {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+impl<B: Bits> Eq for RulesConfig<B> {}
+impl<B: Bits> fmt::Debug for RulesConfig<B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "RulesConfig({})", self.0.info.name)
+    }
+}
+
+/// A position of a game read from rule files.
+#[derive(Clone)]
+pub struct Position<B: Bits> {
+    pub(crate) game: &'static Compiled<B>,
+    /// Per board index: kind + 1, 0 when empty.
+    pub(crate) board: [u8; 144],
+    pub(crate) by_side: [B; 2],
+    pub(crate) royals: B,
+    pub(crate) hands: [[u8; MAX_KINDS]; 2],
+    pub(crate) turn: Side,
+    pub(crate) halfmove: u32,
+    pub(crate) hash: u64,
+    pub(crate) fold: u8,
+}
+
+impl<B: Bits> PartialEq for Position<B> {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.game, other.game)
+            && self.board == other.board
+            && self.hands == other.hands
+            && self.turn == other.turn
+            && self.halfmove == other.halfmove
+    }
+}
+
+impl<B: Bits> fmt::Debug for Position<B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}({})", self.game.info.name, self.to_feen())
+    }
+}
+
+impl<B: Bits> Position<B> {
+    /// The game.
+    pub fn game(&self) -> &'static Compiled<B> {
+        self.game
+    }
+
+    fn empty(game: &'static Compiled<B>) -> Position<B> {
+        let fold = match game.info.manifest.session.repetition {
+            super::manifest::Repetition::Fold { fold, .. } => fold,
+            _ => 0,
+        };
+        Position {
+            game,
+            board: [0; 144],
+            by_side: [B::EMPTY; 2],
+            royals: B::EMPTY,
+            hands: [[0; MAX_KINDS]; 2],
+            turn: Side::First,
+            halfmove: 0,
+            hash: 0,
+            fold,
+        }
+    }
+
+    #[inline(always)]
+    fn put(&mut self, bit: usize, kind: u8) {
+        let info = &self.game.info;
+        let k = &info.kinds[usize::from(kind)];
+        self.board[bit] = kind + 1;
+        self.by_side[k.side.index()].set(bit);
+        if k.royal {
+            self.royals.set(bit);
+        }
+        self.hash ^= info.zobrist[usize::from(kind) * info.squares + bit];
+    }
+
+    #[inline(always)]
+    fn remove(&mut self, bit: usize) -> u8 {
+        let info = &self.game.info;
+        let kind = self.board[bit] - 1;
+        self.board[bit] = 0;
+        self.by_side[0].clear(bit);
+        self.by_side[1].clear(bit);
+        self.royals.clear(bit);
+        self.hash ^= info.zobrist[usize::from(kind) * info.squares + bit];
+        kind
+    }
+
+    /// The start position.
+    pub fn start(game: &'static Compiled<B>) -> Position<B> {
+        // The manifest's start was checked when the game was compiled.
+        Position::from_feen_value(game, &game.info.start).unwrap_or_else(|_| Position::empty(game))
+    }
+
+    /// Reads and checks a FEEN.
+    pub fn from_feen(game: &'static Compiled<B>, text: &str) -> Result<Position<B>, SetupError> {
+        let feen = Feen::parse(text)?;
+        Position::from_feen_value(game, &feen)
+    }
+
+    fn from_feen_value(game: &'static Compiled<B>, feen: &Feen) -> Result<Position<B>, SetupError> {
+        let info = &game.info;
+        let mut pos = Position::empty(game);
+        let mut problems = Vec::new();
+        if (feen.placement.width(), feen.placement.height())
+            != (u16::from(info.files), u16::from(info.ranks))
+        {
+            problems.push(Problem::new(
+                Location::Board,
+                format!(
+                    "the board is {}x{}; {} is played on {}x{}",
+                    feen.placement.width(),
+                    feen.placement.height(),
+                    info.name,
+                    info.files,
+                    info.ranks
+                ),
+            ));
+            return Err(PositionError {
+                game: info.name,
+                problems,
+            }
+            .into());
+        }
+        let st = feen.style_turn;
+        if [st.first_style(), st.second_style()] != info.styles {
+            problems.push(Problem::new(
+                Location::Turn,
+                format!(
+                    "styles {}/{}: {} is played in {}/{}",
+                    st.first_style(),
+                    st.second_style(),
+                    info.name,
+                    info.styles[0],
+                    info.styles[1]
+                ),
+            ));
+        }
+        for (cell, epin) in feen.placement.iter() {
+            let Some(bit) = info.bit_of(cell) else {
+                continue;
+            };
+            match info.kind_of(epin.pin).filter(|_| !epin.derived) {
+                Some(k) if info.stands[usize::from(k) * info.squares + bit] => pos.put(bit, k),
+                Some(_) => problems.push(Problem::new(
+                    Location::Square(cell),
+                    format!(
+                        "{} cannot stand on {cell} (no entry of the GGN table)",
+                        epin.pin
+                    ),
+                )),
+                None => problems.push(Problem::new(
+                    Location::Square(cell),
+                    format!("'{epin}' is not a piece of {}", info.name),
+                )),
+            }
+        }
+        for side in Side::BOTH {
+            for (epin, n) in feen.hand(side).iter() {
+                match info.kind_of(epin.pin).filter(|_| !epin.derived) {
+                    Some(k) => {
+                        pos.hands[side.index()][usize::from(k)] = u8::try_from(n).unwrap_or(u8::MAX)
+                    }
+                    None => problems.push(Problem::new(
+                        Location::Hand(side),
+                        format!("'{epin}' is not a piece of {}", info.name),
+                    )),
+                }
+            }
+        }
+        let checkmate = info.manifest.royal.rule == RoyalRule::Checkmate;
+        for side in Side::BOTH {
+            let n = pos.royals.and(pos.by_side[side.index()]).count();
+            if n > 1 || (checkmate && n == 0) {
+                problems.push(Problem::new(
+                    Location::Board,
+                    format!(
+                        "{} has {n} royal pieces; {} needs {}",
+                        side.as_str(),
+                        info.name,
+                        if checkmate {
+                            "exactly one"
+                        } else {
+                            "at most one"
+                        }
+                    ),
+                ));
+            }
+        }
+        pos.set_turn(st.side_to_move());
+        if problems.is_empty() {
+            if let Facing::Transform(_) = info.manifest.royal.facing {
+                if pos.transform_due() {
+                    problems.push(Problem::new(
+                        Location::Board,
+                        "the royal pieces face each other: they would have changed already",
+                    ));
+                }
+            }
+        }
+        if problems.is_empty() && checkmate && pos.royal_attacked(!pos.turn) {
+            problems.push(Problem::new(
+                Location::Board,
+                format!("{} (not to move) is in check", (!pos.turn).as_str()),
+            ));
+        }
+        if !problems.is_empty() {
+            return Err(PositionError {
+                game: info.name,
+                problems,
+            }
+            .into());
+        }
+        Ok(pos)
+    }
+
+    pub(crate) fn set_turn(&mut self, side: Side) {
+        if side != self.turn {
+            self.hash ^= self.game.info.side_key;
+            self.turn = side;
+        }
+    }
+
+    /// The position as FEEN.
+    pub fn to_feen(&self) -> String {
+        let info = &self.game.info;
+        let mut placement = Placement::empty(u16::from(info.files), u16::from(info.ranks));
+        for bit in 0..info.squares {
+            if let Some(k) = self.kind_at(bit) {
+                placement.set(info.cell_of(bit), Some(Epin::native(info.kinds[k].pin)));
+            }
+        }
+        let mut hands = [Hand::new(), Hand::new()];
+        for side in Side::BOTH {
+            for (k, &n) in self.hands[side.index()].iter().enumerate() {
+                if n > 0 && k < info.kinds.len() {
+                    hands[side.index()].add_n(Epin::native(info.kinds[k].pin), u32::from(n));
+                }
+            }
+        }
+        Feen {
+            placement,
+            hands,
+            style_turn: StyleTurn::new(info.styles[0], info.styles[1], self.turn),
+        }
+        .to_string()
+    }
+
+    /// The position in Fairy-Stockfish's FEN (pieces by their manifest `fen` letters; `None`
+    /// when a piece has none).
+    pub fn to_fen(&self) -> Option<String> {
+        let info = &self.game.info;
+        let mut out = String::new();
+        for rank in (0..usize::from(info.ranks)).rev() {
+            let mut empty = 0;
+            for file in 0..usize::from(info.files) {
+                let bit = rank * usize::from(info.files) + file;
+                match self.kind_at(bit) {
+                    None => empty += 1,
+                    Some(k) => {
+                        if empty > 0 {
+                            out.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        out.push(info.kinds[k].fen?);
+                    }
+                }
+            }
+            if empty > 0 {
+                out.push_str(&empty.to_string());
+            }
+            if rank > 0 {
+                out.push('/');
+            }
+        }
+        let turn = if self.turn == Side::First { 'w' } else { 'b' };
+        Some(format!("{out} {turn} - - {} 1", self.halfmove))
+    }
+
+    /// The kind on a board index.
+    #[inline(always)]
+    pub(crate) fn kind_at(&self, bit: usize) -> Option<usize> {
+        self.board[bit].checked_sub(1).map(usize::from)
+    }
+
+    /// Board index of a face square, if on this board.
+    #[inline(always)]
+    pub(crate) fn bit(&self, sq: Square) -> Option<usize> {
+        let b = self.game.info.face_to_bit[sq.index()];
+        (b != OFF).then_some(usize::from(b))
+    }
+
+    #[inline(always)]
+    pub(crate) fn face(&self, bit: usize) -> Square {
+        Square(self.game.info.bit_to_face[bit])
+    }
+
+    /// Every occupied square.
+    #[inline(always)]
+    pub(crate) fn occupied(&self) -> B {
+        self.by_side[0].or(self.by_side[1])
+    }
+
+    /// The royal square of `side`, if any.
+    pub(crate) fn royal_square(&self, side: Side) -> Option<usize> {
+        let mut r = self.royals.and(self.by_side[side.index()]);
+        r.pop()
+    }
+
+    /// Calls `emit(from, to)` for every pseudo-legal move of `side` (board indices; no
+    /// promotion expanded).
+    #[inline]
+    pub(crate) fn pseudo(&self, side: Side, mut emit: impl FnMut(usize, usize)) {
+        let g = self.game;
+        let squares = g.info.squares;
+        let own = self.by_side[side.index()];
+        let enemy = self.by_side[(!side).index()];
+        let occ = own.or(enemy);
+        let mut pieces = own;
+        while let Some(from) = pieces.pop() {
+            let k = usize::from(self.board[from] - 1);
+            let slot = g.slots[k * squares + from];
+            let start = slot.dest_start as usize;
+            let mut last = usize::MAX;
+            for d in &g.dests[start..start + usize::from(slot.dest_len)] {
+                let to = usize::from(d.to);
+                if to == last {
+                    continue;
+                }
+                let blockers = occ.and(d.between);
+                let ok = if !occ.has(to) {
+                    d.flags & QUIET != 0 && blockers.is_empty()
+                } else if enemy.has(to) {
+                    (d.flags & CAPTURE != 0 && blockers.is_empty())
+                        || (d.flags & HOP != 0 && blockers.count() == 1)
+                } else {
+                    false
+                };
+                if ok {
+                    emit(from, to);
+                    last = to;
+                }
+            }
+            let fb = slot.fb_start as usize;
+            for f in &g.fallbacks[fb..fb + usize::from(slot.fb_len)] {
+                let to = usize::from(f.to);
+                if own.has(to) {
+                    continue;
+                }
+                if self.fallback_holds(side, f.start as usize, usize::from(f.len)) {
+                    emit(from, to);
+                }
+            }
+        }
+    }
+
+    fn fallback_holds(&self, side: Side, start: usize, len: usize) -> bool {
+        let occ = self.occupied();
+        let enemy = self.by_side[(!side).index()];
+        self.game.poss[start..start + len].iter().any(|p| {
+            occ.and(p.must_empty).is_empty()
+                && occ.and(p.must_occupied) == p.must_occupied
+                && enemy.and(p.must_enemy) == p.must_enemy
+                && enemy.and(p.deny_enemy).is_empty()
+                && p.must_piece
+                    .iter()
+                    .all(|&(b, k)| self.board[usize::from(b)] == k)
+                && !p
+                    .deny_piece
+                    .iter()
+                    .any(|&(b, k)| self.board[usize::from(b)] == k)
+        })
+    }
+
+    /// Can a piece of `by` on `from` capture on `target` (an enemy piece stands there)?
+    fn attacks_from(&self, by: Side, from: usize, target: usize) -> bool {
+        let g = self.game;
+        let k = usize::from(self.board[from] - 1);
+        let slot = g.slots[k * g.info.squares + from];
+        let occ = self.occupied();
+        let start = slot.dest_start as usize;
+        for d in &g.dests[start..start + usize::from(slot.dest_len)] {
+            if usize::from(d.to) == target {
+                let blockers = occ.and(d.between).count();
+                if (d.flags & CAPTURE != 0 && blockers == 0)
+                    || (d.flags & HOP != 0 && blockers == 1)
+                {
+                    return true;
+                }
+            }
+        }
+        let fb = slot.fb_start as usize;
+        g.fallbacks[fb..fb + usize::from(slot.fb_len)]
+            .iter()
+            .any(|f| {
+                usize::from(f.to) == target
+                    && self.fallback_holds(by, f.start as usize, usize::from(f.len))
+            })
+    }
+
+    /// Is the piece on `target` attacked by a piece of `by`?
+    pub(crate) fn attacked(&self, target: usize, by: Side) -> bool {
+        let g = self.game;
+        let mut candidates = g.reverse_any[target].and(self.by_side[by.index()]);
+        while let Some(from) = candidates.pop() {
+            let k = usize::from(self.board[from] - 1);
+            if g.reverse[k * g.info.squares + target].has(from)
+                && self.attacks_from(by, from, target)
+            {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Do the royal pieces face each other: one file, the first player's below, nothing
+    /// between?
+    pub(crate) fn royals_face(&self) -> bool {
+        let (Some(a), Some(b)) = (
+            self.royal_square(Side::First),
+            self.royal_square(Side::Second),
+        ) else {
+            return false;
+        };
+        let files = usize::from(self.game.info.files);
+        if a % files != b % files || a > b {
+            return false;
+        }
+        let occ = self.occupied();
+        (a + files..b).step_by(files).all(|i| !occ.has(i))
+    }
+
+    fn transform_due(&self) -> bool {
+        let info = &self.game.info;
+        self.royals_face()
+            && Side::BOTH.iter().all(|&s| {
+                self.royal_square(s)
+                    .and_then(|sq| self.kind_at(sq))
+                    .is_some_and(|k| info.transform[k].is_some())
+            })
+    }
+
+    /// Is `side`'s royal piece attacked (or, where facing is forbidden, facing the other)?
+    pub(crate) fn royal_attacked(&self, side: Side) -> bool {
+        let Some(sq) = self.royal_square(side) else {
+            return false;
+        };
+        (self.game.info.manifest.royal.facing == Facing::Forbidden && self.royals_face())
+            || self.attacked(sq, !side)
+    }
+
+    /// Is the side to move in check?
+    pub fn is_check(&self) -> bool {
+        self.royal_attacked(self.turn)
+    }
+
+    /// Does the position have a royal piece of each side?
+    pub(crate) fn both_royals(&self) -> bool {
+        self.royal_square(Side::First).is_some() && self.royal_square(Side::Second).is_some()
+    }
+
+    /// The moves of one pseudo-legal (from, to): promotion choices expanded.
+    #[inline]
+    fn expand(&self, from: usize, to: usize, mut push: impl FnMut(Move)) {
+        let (f, t) = (self.face(from), self.face(to));
+        let k = usize::from(self.board[from] - 1);
+        match &self.game.info.promos[k] {
+            Some(p) if p.zone[to] => {
+                if p.optional {
+                    push(Move::new(f, t, 0));
+                }
+                for c in 1..=p.into.len() {
+                    push(Move::new(f, t, c as u8));
+                }
+            }
+            _ => push(Move::new(f, t, 0)),
+        }
+    }
+
+    /// Does playing (from, to) leave the mover's royal piece safe? (Checkmate rule only.)
+    #[inline]
+    fn safe_after(&self, from: usize, to: usize) -> bool {
+        let mut after = self.clone();
+        after.apply(from, to, None);
+        !after.royal_attacked(self.turn)
+    }
+
+    /// Appends the legal moves (history aside) to `out`; the position's own ends are not
+    /// looked at.
+    pub(crate) fn generate(&self, out: &mut Moves) {
+        let check = self.game.info.manifest.royal.rule == RoyalRule::Checkmate;
+        self.pseudo(self.turn, |from, to| {
+            if !check || self.safe_after(from, to) {
+                self.expand(from, to, |m| out.push(m));
+            }
+        });
+    }
+
+    /// The number of legal moves (history aside).
+    pub(crate) fn count(&self) -> u64 {
+        let check = self.game.info.manifest.royal.rule == RoyalRule::Checkmate;
+        let mut n = 0;
+        self.pseudo(self.turn, |from, to| {
+            if !check || self.safe_after(from, to) {
+                self.expand(from, to, |_| n += 1);
+            }
+        });
+        n
+    }
+
+    /// Plays (from, to) with the promotion `choice` (`None`: the default; the
+    /// transformation of facing royals is included).
+    pub(crate) fn apply(&mut self, from: usize, to: usize, choice: Option<u8>) {
+        let info = &self.game.info;
+        let kind = self.remove(from);
+        let us = self.turn;
+        let mut captured_royal = false;
+        let capture = self.board[to] != 0;
+        if capture {
+            let victim = self.remove(to);
+            captured_royal = info.kinds[usize::from(victim)].royal;
+            if info.manifest.capture == CaptureTo::Hand {
+                let h = &mut self.hands[us.index()][usize::from(info.demote[usize::from(victim)])];
+                *h = h.saturating_add(1);
+            }
+        }
+        let mut placed = kind;
+        if let Some(p) = &info.promos[usize::from(kind)] {
+            if p.zone[to] {
+                let c = usize::from(choice.unwrap_or(0));
+                if c >= 1 && c <= p.into.len() {
+                    placed = p.into[c - 1];
+                } else if !p.optional {
+                    placed = p.into[0];
+                }
+            }
+        }
+        self.put(to, placed);
+        if (capture && info.reset_capture) || info.resets[usize::from(kind)] {
+            self.halfmove = 0;
+        } else {
+            self.halfmove = self.halfmove.saturating_add(1);
+        }
+        if !captured_royal
+            && matches!(info.manifest.royal.facing, Facing::Transform(_))
+            && self.transform_due()
+        {
+            for side in Side::BOTH {
+                if let Some(sq) = self.royal_square(side) {
+                    if let Some(k) = self.kind_at(sq).and_then(|k| info.transform[k]) {
+                        self.remove(sq);
+                        self.put(sq, k);
+                    }
+                }
+            }
+        }
+        self.set_turn(!us);
+    }
+
+    /// Plays a legal move in place.
+    pub fn play_move(&mut self, m: Move) {
+        if let (Some(from), Some(to)) = (self.bit(m.from), self.bit(m.to)) {
+            if self.board[from] != 0 {
+                self.apply(from, to, Some(m.choice));
+            }
+        }
+    }
+
+    /// Is `m` one of the legal moves (history aside)?
+    pub(crate) fn is_legal(&self, m: Move) -> bool {
+        let mut list = Moves::new();
+        self.generate(&mut list);
+        list.contains(&m)
+    }
+
+    /// Would `m` make the royal pieces face each other and change (the `~` of PMN)?
+    pub(crate) fn transforms(&self, m: Move) -> bool {
+        if !matches!(self.game.info.manifest.royal.facing, Facing::Transform(_)) {
+            return false;
+        }
+        let mut after = self.clone();
+        after.play_move(m);
+        let before: Vec<Option<usize>> = Side::BOTH
+            .iter()
+            .map(|&s| self.royal_square(s).and_then(|q| self.kind_at(q)))
+            .collect();
+        let now: Vec<Option<usize>> = Side::BOTH
+            .iter()
+            .map(|&s| after.royal_square(s).and_then(|q| after.kind_at(q)))
+            .collect();
+        // The mover's own royal piece may have moved: compare the kinds only.
+        before
+            .iter()
+            .zip(&now)
+            .any(|(b, n)| b.is_some() && n.is_some() && b != n)
+    }
+}
