@@ -43,7 +43,7 @@ async function blunderGame(s) {
 }
 
 /** The first player's expected score the evaluation bar shows (permille). */
-const barExpected = (page) => page.evaluate(() => Number(document.querySelector("#eval-bar").dataset.expected));
+const barExpected = (page) => page.evaluate(() => Number(document.querySelector("#eval-bar")?.dataset.expected));
 
 test("analysis of a finished game: eval bar, arrows, lines, a variation; the review finds the blunder", async (t) => {
   const s = await session(t, ["--review-nodes", "20000", "--engine-threads", "2"]);
@@ -71,7 +71,7 @@ test("analysis of a finished game: eval bar, arrows, lines, a variation; the rev
   // After the blunder the bar swings to Black.
   await page.click('#tree button.move[data-ply="3"]');
   await page.waitForFunction(() => document.querySelector("#board").dataset.ply === "3");
-  await page.waitForFunction(() => Number(document.querySelector("#eval-bar").dataset.expected) < 250, null, { timeout: 20_000 });
+  await page.waitForFunction(() => Number(document.querySelector("#eval-bar")?.dataset.expected) < 250, null, { timeout: 20_000 });
 
   // A variation: from ply 2 Red plays c4-c5 instead; the tree shows it in brackets.
   await page.keyboard.press("ArrowLeft");
@@ -127,13 +127,13 @@ test("board editor: a position the rules refuse shows the core's reason; a good 
   page.allowed.push(/status of 400 \(Bad Request\)/);
   await page.goto(`${s.url}/editor?game=xiangqi`);
   await page.locator("#board svg").waitFor();
-  await page.waitForFunction(() => document.querySelector("#editor-verdict").textContent !== "");
+  await page.waitForFunction(() => (document.querySelector("#editor-verdict")?.textContent ?? "") !== "");
   assert.equal(await page.textContent("#editor-verdict"), "The rules accept this position.");
   assert.equal(await page.locator("#board g.placed > g").count(), 32);
   // Take Red's general off: refused, with the core's reason.
   await page.click("#editor-eraser");
   await square(page, "e1").click();
-  await page.waitForFunction(() => document.querySelector("#editor-verdict").className === "error");
+  await page.waitForFunction(() => document.querySelector("#editor-verdict")?.className === "error");
   const refused = await page.textContent("#editor-verdict");
   assert.match(refused, /^The rules refuse this position: .+/);
   assert.match(refused, /general/i, `the reason names what is missing: ${refused}`);
@@ -146,7 +146,7 @@ test("board editor: a position the rules refuse shows the core's reason; a good 
   await square(page, "a10").click();
   await square(page, "i10").click();
   await page.selectOption("#editor-turn", "second");
-  await page.waitForFunction(() => document.querySelector("#editor-verdict").className === "ok");
+  await page.waitForFunction(() => document.querySelector("#editor-verdict")?.className === "ok");
   const feen = await page.inputValue("#editor-feen");
   assert.equal(feen, "1heag^aeh1/9/1c5c1/s1s1s1s1s/9/9/S1S1S1S1S/1C5C1/4G^4/RHEA1AEHR / x/X");
   await page.click("#editor-analyse");

@@ -78,10 +78,10 @@ test("the four languages: chosen from Accept-Language, switched by the menu, no 
     assert.deepEqual(await untranslated(page, lang), [], `${lang}: analysis`);
     await shot(page, `l-${lang}-analysis`);
     await page.goto(s.url + "/editor?game=xiangqi");
-    await page.waitForFunction(() => document.querySelector("#editor-verdict").className === "ok");
+    await page.waitForFunction(() => document.querySelector("#editor-verdict")?.className === "ok");
     await page.click("#editor-eraser");
     await page.locator('#board rect.square[data-square="e1"]').click();
-    await page.waitForFunction(() => document.querySelector("#editor-verdict").className === "error");
+    await page.waitForFunction(() => document.querySelector("#editor-verdict")?.className === "error");
     assert.deepEqual(await untranslated(page, lang), [], `${lang}: the board editor`);
     // The rules core's reason too, worded from its code.
     assert.equal(await page.textContent("#editor-verdict"), REFUSED[lang]);
