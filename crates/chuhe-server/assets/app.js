@@ -753,6 +753,17 @@
     "setup.dragon_with_general": "{dragon} 有龙而 {general} 有将：将会同时变成龙",
     "setup.generals_face": "{a} 和 {b} 的将帅对面：它们本该已变成龙",
     "setup.hand": "{side}的手中",
+    "setup.hand_own": "“{piece}”是{side}自己的棋子：被吃的棋子进入吃子一方的手中，所以{side}手中只能有{other}的棋子",
+    "setup.general_never_captured": "“{piece}”：标准规则下将帅永远不会被吃",
+    "setup.general_on_board": "“{piece}”：{other}的将帅仍在棋盘上",
+    "setup.one_general": "“{piece}”：{other}只有一个将帅",
+    "setup.capture_ends": "“{piece}”：吃掉将帅即终局，所以{side}的将帅不可能也不在棋盘上",
+    "setup.terminal_on_board": "“{piece}”：{other}的将或龙仍在棋盘上（{square}）",
+    "setup.one_terminal": "“{piece}”：{other}只有一个将或龙",
+    "setup.terminal_capture_ends": "“{piece}”：吃掉将或龙即终局，所以{side}的将或龙不可能也不在棋盘上",
+    "setup.terminal_kind": "“{piece}”：被吃的是{kind}，说明{side}的也是{kind}（将同时变成龙），但{side}的是{mine}",
+    "setup.kind.general": "将",
+    "setup.kind.dragon": "龙",
     "error.bad_game": "没有这种棋。",
     "error.analysis_busy": "引擎繁忙：请 {retry_after} 秒后再试。",
     "error.game_not_over": "对局尚未结束。",
@@ -1088,6 +1099,17 @@
     "setup.dragon_with_general": "{dragon} 有龍而 {general} 有將：將會同時變成龍",
     "setup.generals_face": "{a} 和 {b} 的將帥對面：它們本該已變成龍",
     "setup.hand": "{side}的手中",
+    "setup.hand_own": "「{piece}」是{side}自己的棋子：被吃的棋子進入吃子一方的手中，所以{side}手中只能有{other}的棋子",
+    "setup.general_never_captured": "「{piece}」：標準規則下將帥永遠不會被吃",
+    "setup.general_on_board": "「{piece}」：{other}的將帥仍在棋盤上",
+    "setup.one_general": "「{piece}」：{other}只有一個將帥",
+    "setup.capture_ends": "「{piece}」：吃掉將帥即終局，所以{side}的將帥不可能也不在棋盤上",
+    "setup.terminal_on_board": "「{piece}」：{other}的將或龍仍在棋盤上（{square}）",
+    "setup.one_terminal": "「{piece}」：{other}只有一個將或龍",
+    "setup.terminal_capture_ends": "「{piece}」：吃掉將或龍即終局，所以{side}的將或龍不可能也不在棋盤上",
+    "setup.terminal_kind": "「{piece}」：被吃的是{kind}，說明{side}的也是{kind}（將同時變成龍），但{side}的是{mine}",
+    "setup.kind.general": "將",
+    "setup.kind.dragon": "龍",
     "error.bad_game": "沒有這種棋。",
     "error.analysis_busy": "引擎繁忙：請 {retry_after} 秒後再試。",
     "error.game_not_over": "對局尚未結束。",
@@ -1423,6 +1445,17 @@
     "setup.dragon_with_general": "rồng ở {dragon} cùng tướng ở {general}: các tướng hóa rồng cùng lúc",
     "setup.generals_face": "hai tướng ở {a} và {b} đối mặt nhau: lẽ ra chúng đã hóa rồng",
     "setup.hand": "tay của bên {side}",
+    "setup.hand_own": "“{piece}” là quân của chính bên {side}: quân bị ăn vào tay bên ăn, nên tay bên {side} chỉ có quân của bên {other}",
+    "setup.general_never_captured": "“{piece}”: theo luật chuẩn, tướng không bao giờ bị ăn",
+    "setup.general_on_board": "“{piece}”: tướng của bên {other} vẫn còn trên bàn cờ",
+    "setup.one_general": "“{piece}”: bên {other} chỉ có một tướng",
+    "setup.capture_ends": "“{piece}”: ăn tướng là hết ván, nên tướng của bên {side} không thể cũng vắng mặt trên bàn cờ",
+    "setup.terminal_on_board": "“{piece}”: tướng hoặc rồng của bên {other} vẫn còn trên bàn cờ ({square})",
+    "setup.one_terminal": "“{piece}”: bên {other} chỉ có một tướng hoặc rồng",
+    "setup.terminal_capture_ends": "“{piece}”: ăn tướng hoặc rồng là hết ván, nên quân đó của bên {side} không thể cũng vắng mặt trên bàn cờ",
+    "setup.terminal_kind": "“{piece}”: quân bị ăn là {kind} nghĩa là của bên {side} cũng là {kind} (các tướng hóa rồng cùng lúc), nhưng của bên {side} là {mine}",
+    "setup.kind.general": "tướng",
+    "setup.kind.dragon": "rồng",
     "error.bad_game": "Không có loại cờ này.",
     "error.analysis_busy": "Máy đang bận: thử lại sau {retry_after} giây.",
     "error.game_not_over": "Ván cờ chưa kết thúc.",
@@ -1768,6 +1801,17 @@
     "setup.dragon_with_general": "a dragon on {dragon} and a general on {general}: generals turn into dragons together",
     "setup.generals_face": "the generals on {a} and {b} face each other: they would already be dragons",
     "setup.hand": "{side}'s hand",
+    "setup.hand_own": "'{piece}' is {side}'s own: a captured piece goes to the capturer's hand, so {side}'s hand holds only {other}'s pieces",
+    "setup.general_never_captured": "'{piece}': a general is never captured under the standard rules",
+    "setup.general_on_board": "'{piece}': {other}'s general is still on the board",
+    "setup.one_general": "'{piece}': {other} has only one general",
+    "setup.capture_ends": "'{piece}': capturing a general ends the game, so {side}'s general cannot be missing from the board too",
+    "setup.terminal_on_board": "'{piece}': {other}'s general or dragon is still on the board ({square})",
+    "setup.one_terminal": "'{piece}': {other} has only one general or dragon",
+    "setup.terminal_capture_ends": "'{piece}': capturing a general or dragon ends the game, so {side}'s cannot be missing from the board too",
+    "setup.terminal_kind": "'{piece}': a captured {kind} means {side}'s own was a {kind} too (generals turn into dragons together), but {side}'s is a {mine}",
+    "setup.kind.general": "general",
+    "setup.kind.dragon": "dragon",
     "error.bad_game": "No such game.",
     "error.analysis_busy": "The engine is busy: try again in {retry_after} s.",
     "error.game_not_over": "The game is not over yet.",
@@ -1936,7 +1980,12 @@
     const key = `setup.${p.code}`;
     if (!has(key)) return p.message;
     const params = { ...p.params };
-    if (params.side === "first" || params.side === "second") params.side = sideName(game, params.side);
+    for (const name of ["side", "other"]) {
+      if (params[name] === "first" || params[name] === "second") params[name] = sideName(game, params[name]);
+    }
+    for (const name of ["kind", "mine"]) {
+      if (params[name] && has(`setup.kind.${params[name]}`)) params[name] = t(`setup.kind.${params[name]}`);
+    }
     const what = t(key, params);
     const hand = /^(first|second) hand$/.exec(p.location);
     if (hand) return `${t("setup.hand", { side: sideName(game, hand[1]) })}: ${what}`;

@@ -219,6 +219,16 @@ fn bad_positions_and_moves_get_the_rules_cores_typed_errors() {
         [("no_general", "board"), ("elephant_point", "e2")],
         "{body}"
     );
+    // A hand holding one's own piece: coded too, with both sides named.
+    let own = "rheag^aehr/9/1c5c1/s1s1s1s1s/9/9/S1S1S1S1S/1C5C1/9/RHEAG^AEHR R/ X/x";
+    let (_, body) = post(json!({"game": "xiangqi", "position": own}));
+    let problem = &body["error"]["params"]["problems"][0];
+    assert_eq!(problem["code"], "hand_own", "{body}");
+    assert_eq!(problem["location"], "first hand");
+    assert_eq!(
+        problem["params"],
+        json!({"piece": "R", "side": "first", "other": "second"})
+    );
 
     // The second move is illegal where it stands.
     let mut game = GameKind::Xiangqi.new_game("start").unwrap();

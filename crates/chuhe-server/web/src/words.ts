@@ -85,7 +85,12 @@ function problemText(game: string, p: Problem): string {
   const key = `setup.${p.code}`;
   if (!has(key)) return p.message;
   const params: Record<string, string> = { ...p.params };
-  if (params.side === "first" || params.side === "second") params.side = sideName(game, params.side);
+  for (const name of ["side", "other"]) {
+    if (params[name] === "first" || params[name] === "second") params[name] = sideName(game, params[name] as Side);
+  }
+  for (const name of ["kind", "mine"]) {
+    if (params[name] && has(`setup.kind.${params[name]}`)) params[name] = t(`setup.kind.${params[name]}` as Key);
+  }
   const what = t(key as Key, params);
   const hand = /^(first|second) hand$/.exec(p.location);
   if (hand) return `${t("setup.hand", { side: sideName(game, hand[1] as Side) })}: ${what}`;

@@ -457,15 +457,22 @@ impl Position {
                 Side::First => ("Red", "Black"),
                 Side::Second => ("Black", "Red"),
             };
-            let mut report =
-                |message: String| problems.push(Problem::new(Location::Hand(owner), message));
+            let (own, other) = (owner.as_str(), victim.as_str());
+            let mut report = |code: &'static str, params: &[(&'static str, &str)], message| {
+                problems.push(Problem::coded(Location::Hand(owner), code, params, message))
+            };
             for (piece, n) in self.hand(owner) {
                 let token = hand_token(piece, n);
+                let token = token.as_str();
                 if piece.side == owner {
-                    report(format!(
+                    report(
+                        "hand_own",
+                        &[("piece", token), ("side", own), ("other", other)],
+                        format!(
                         "'{token}' is {own_name}'s own: a captured piece goes unchanged to the \
                          capturer's hand, so {own_name}'s hand holds only {victim_name}'s pieces"
-                    ));
+                    ),
+                    );
                     continue;
                 }
                 let role = piece.role;
@@ -473,20 +480,34 @@ impl Position {
                     (self.by_role[role.index()] & self.by_side[victim.index()]).count_ones();
                 if role == Role::General {
                     if self.rules == RuleSet::Standard {
-                        report(format!(
+                        report(
+                            "general_never_captured",
+                            &[("piece", token)],
+                            format!(
                             "'{token}': a general is never captured under the standard rules (S1)"
-                        ));
+                        ),
+                        );
                     } else if on_board > 0 {
-                        report(format!(
-                            "'{token}': {victim_name}'s general is still on the board"
-                        ));
+                        report(
+                            "general_on_board",
+                            &[("piece", token), ("other", other)],
+                            format!("'{token}': {victim_name}'s general is still on the board"),
+                        );
                     } else if n > 1 {
-                        report(format!("'{token}': {victim_name} has only one general"));
+                        report(
+                            "one_general",
+                            &[("piece", token), ("other", other)],
+                            format!("'{token}': {victim_name} has only one general"),
+                        );
                     } else if self.general(owner).is_none() {
-                        report(format!(
+                        report(
+                            "capture_ends",
+                            &[("piece", token), ("side", own)],
+                            format!(
                             "'{token}': capturing a general ends the game (C3), so {own_name}'s \
                              general cannot be missing from the board too"
-                        ));
+                        ),
+                        );
                     }
                     continue;
                 }

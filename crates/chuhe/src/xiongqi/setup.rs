@@ -139,16 +139,21 @@ fn hand_problems(pos: &Position, problems: &mut Vec<Problem>) {
     for owner in Side::BOTH {
         let victim = !owner;
         let (own, other) = (owner.as_str(), victim.as_str());
-        let mut report =
-            |message: String| problems.push(Problem::new(Location::Hand(owner), message));
+        let mut report = |code: &'static str, params: &[(&'static str, &str)], message| {
+            problems.push(Problem::coded(Location::Hand(owner), code, params, message))
+        };
         let held = |role: Role| u32::from(pos.hand_count(owner, Piece::new(victim, role)));
         for (piece, n) in pos.hand(owner) {
             if piece.side == owner {
-                report(format!(
-                    "'{}' is {own}'s own: a captured piece goes unchanged to the capturer's hand \
-                     (X5), so {own}'s hand holds only {other}'s pieces",
-                    hand_token(piece, n)
-                ));
+                let token = hand_token(piece, n);
+                report(
+                    "hand_own",
+                    &[("piece", &token), ("side", own), ("other", other)],
+                    format!(
+                        "'{token}' is {own}'s own: a captured piece goes unchanged to the \
+                         capturer's hand (X5), so {own}'s hand holds only {other}'s pieces"
+                    ),
+                );
             }
         }
         for role in [Role::General, Role::Dragon] {
@@ -159,22 +164,45 @@ fn hand_problems(pos: &Position, problems: &mut Vec<Problem>) {
             let token = hand_token(Piece::new(victim, role), n as u8);
             let kind = name(role.letter());
             if let Some(sq) = pos.terminal(victim) {
-                report(format!(
-                    "'{token}': {other}'s terminal piece is still on the board ({sq})"
-                ));
+                report(
+                    "terminal_on_board",
+                    &[
+                        ("piece", &token),
+                        ("other", other),
+                        ("square", &sq.to_string()),
+                    ],
+                    format!("'{token}': {other}'s terminal piece is still on the board ({sq})"),
+                );
             } else if held(Role::General) + held(Role::Dragon) > 1 {
-                report(format!("'{token}': {other} has only one terminal piece"));
+                report(
+                    "one_terminal",
+                    &[("piece", &token), ("other", other)],
+                    format!("'{token}': {other} has only one terminal piece"),
+                );
             } else {
                 match pos.terminal(owner).and_then(|sq| pos.piece_at(sq)) {
-                    None => report(format!(
-                        "'{token}': capturing a terminal piece ends the game (X7), so {own}'s \
+                    None => report(
+                        "terminal_capture_ends",
+                        &[("piece", &token), ("side", own)],
+                        format!(
+                            "'{token}': capturing a terminal piece ends the game (X7), so {own}'s \
                          cannot be missing from the board too"
-                    )),
-                    Some(mine) if mine.role != role => report(format!(
+                        ),
+                    ),
+                    Some(mine) if mine.role != role => report(
+                        "terminal_kind",
+                        &[
+                            ("piece", &token),
+                            ("side", own),
+                            ("kind", kind),
+                            ("mine", name(mine.role.letter())),
+                        ],
+                        format!(
                         "'{token}': a captured {kind} means {own}'s terminal piece was a {kind} \
                          too (generals turn into dragons together, X3), but {own}'s is a {}",
                         name(mine.role.letter())
-                    )),
+                    ),
+                    ),
                     Some(_) => {}
                 }
             }
