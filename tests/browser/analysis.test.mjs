@@ -64,8 +64,13 @@ test("analysis of a finished game: eval bar, arrows, lines, a variation; the rev
   const lineText = await page.textContent("#lines li.line");
   assert.match(lineText, /^[+-]?\d+\.\d\d|^#-?\d+/, `a line starts with its score: ${lineText}`);
   assert.match(lineText, /[A-Z][1-9][+.=-][1-9]/, `the line is written in WXF: ${lineText}`);
-  const before = await barExpected(page);
-  assert.ok(before > 300 && before < 700, `the bar is near even before the blunder: ${before}`);
+  // Shallow lines may swing; the bar settles near even before the blunder.
+  await page
+    .waitForFunction(() => {
+      const e = Number(document.querySelector("#eval-bar")?.dataset.expected);
+      return e > 300 && e < 700;
+    }, null, { timeout: 20_000 })
+    .catch(async () => assert.fail(`the bar is not near even before the blunder: ${await barExpected(page)}`));
   await shot(page, "a-1-analysis-1280");
 
   // After the blunder the bar swings to Black.
