@@ -509,6 +509,11 @@ pub struct Compiled<B: Bits> {
     pub(crate) reverse: Vec<B>,
     /// Per target square: the union over kinds.
     pub(crate) reverse_any: Vec<B>,
+    /// Per target square: every square whose contents could decide whether some piece
+    /// reaches the target (the squares it may come from, and every square one of its ways
+    /// there looks at). A move that touches none of them leaves the target's attackers as
+    /// they were.
+    pub(crate) guard: Vec<B>,
 }
 
 /// One possibility in normal form: squares that must be empty besides the destination
@@ -549,6 +554,7 @@ impl<B: Bits> Compiled<B> {
         let mut poss = Vec::new();
         let mut reverse = vec![B::EMPTY; info.kinds.len() * squares];
         let mut reverse_any = vec![B::EMPTY; squares];
+        let mut guard = vec![B::EMPTY; squares];
         for (k, kind) in info.kinds.iter().enumerate() {
             let Some(sources) = info.ggn.0.get(&kind.qpi) else {
                 continue;
@@ -566,8 +572,10 @@ impl<B: Bits> Compiled<B> {
                     };
                     reverse[k * squares + to_bit].set(from_bit);
                     reverse_any[to_bit].set(from_bit);
+                    guard[to_bit].set(from_bit);
                     if let Some(entries) = shapes::<B>(&info, possibilities, *to) {
                         for (flags, between) in entries {
+                            guard[to_bit] = guard[to_bit].or(between);
                             dests.push(Dest {
                                 to: to_bit as u8,
                                 flags,
@@ -577,7 +585,17 @@ impl<B: Bits> Compiled<B> {
                     } else {
                         let start = poss.len() as u32;
                         for p in possibilities {
-                            poss.push(masks::<B>(&info, p, kind.side));
+                            let m = masks::<B>(&info, p, kind.side);
+                            let mut seen = m
+                                .must_empty
+                                .or(m.must_occupied)
+                                .or(m.must_enemy)
+                                .or(m.deny_enemy);
+                            for &(bit, _) in m.must_piece.iter().chain(&m.deny_piece) {
+                                seen.set(usize::from(bit));
+                            }
+                            guard[to_bit] = guard[to_bit].or(seen);
+                            poss.push(m);
                         }
                         fallbacks.push(Fallback {
                             to: to_bit as u8,
@@ -598,6 +616,7 @@ impl<B: Bits> Compiled<B> {
             poss,
             reverse,
             reverse_any,
+            guard,
         })
     }
 }

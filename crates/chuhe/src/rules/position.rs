@@ -673,12 +673,46 @@ impl<B: Bits> Position<B> {
         !after.royal_attacked(self.turn)
     }
 
+    /// How the side to move's pseudo-legal moves are tested for the checkmate rule.
+    fn legality(&self) -> Legality<B> {
+        let info = &self.game.info;
+        if info.manifest.royal.rule != RoyalRule::Checkmate {
+            return Legality::Free;
+        }
+        let Some(royal) = self.royal_square(self.turn) else {
+            return Legality::Free;
+        };
+        if matches!(info.manifest.royal.facing, Facing::Transform(_)) || self.is_check() {
+            return Legality::Every;
+        }
+        let mut guard = self.game.guard[royal];
+        guard.set(royal);
+        if info.manifest.royal.facing == Facing::Forbidden {
+            // Leaving the royal piece's file may open it to the other royal piece.
+            let files = usize::from(info.files);
+            for square in (royal % files..info.squares).step_by(files) {
+                guard.set(square);
+            }
+        }
+        Legality::Guarded(guard)
+    }
+
+    /// Is (from, to) legal by the test `legality` chose?
+    #[inline]
+    fn passes(&self, legality: &Legality<B>, from: usize, to: usize) -> bool {
+        match legality {
+            Legality::Free => true,
+            Legality::Guarded(guard) if !guard.has(from) && !guard.has(to) => true,
+            _ => self.safe_after(from, to),
+        }
+    }
+
     /// Appends the legal moves (history aside) to `out`; the position's own ends are not
     /// looked at.
     pub(crate) fn generate(&self, out: &mut Moves) {
-        let check = self.game.info.manifest.royal.rule == RoyalRule::Checkmate;
+        let legality = self.legality();
         self.pseudo(self.turn, |from, to| {
-            if !check || self.safe_after(from, to) {
+            if self.passes(&legality, from, to) {
                 self.expand(from, to, |m| out.push(m));
             }
         });
@@ -686,10 +720,10 @@ impl<B: Bits> Position<B> {
 
     /// The number of legal moves (history aside).
     pub(crate) fn count(&self) -> u64 {
-        let check = self.game.info.manifest.royal.rule == RoyalRule::Checkmate;
+        let legality = self.legality();
         let mut n = 0;
         self.pseudo(self.turn, |from, to| {
-            if !check || self.safe_after(from, to) {
+            if self.passes(&legality, from, to) {
                 self.expand(from, to, |_| n += 1);
             }
         });
@@ -781,5 +815,85 @@ impl<B: Bits> Position<B> {
             .iter()
             .zip(&now)
             .any(|(b, n)| b.is_some() && n.is_some() && b != n)
+    }
+}
+
+/// The test a pseudo-legal move of the side to move needs under the checkmate rule.
+enum Legality<B> {
+    /// None: the game is won by capture, or the side has no royal piece.
+    Free,
+    /// Only moves that touch one of these squares (the royal piece's own, and those that
+    /// decide whether anything reaches it) are played out and tested.
+    Guarded(B),
+    /// Every move is played out and tested (the side is in check, or royal pieces change).
+    Every,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{load_dir, RulesHandle};
+    use rand::{rngs::SmallRng, Rng, SeedableRng};
+
+    /// The legal moves by the exhaustive test: every pseudo-legal move played out.
+    fn every_move_tested<B: Bits>(p: &Position<B>) -> Vec<Move> {
+        let checkmate = p.game.info.manifest.royal.rule == RoyalRule::Checkmate;
+        let mut out = Vec::new();
+        p.pseudo(p.turn, |from, to| {
+            if !checkmate || p.safe_after(from, to) {
+                p.expand(from, to, |m| out.push(m));
+            }
+        });
+        out
+    }
+
+    fn random_games<B: Bits>(game: &'static Compiled<B>, seed: u64) -> usize {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let mut positions = 0;
+        for _ in 0..30 {
+            let mut p = Position::start(game);
+            for _ in 0..200 {
+                let mut fast = Moves::new();
+                p.generate(&mut fast);
+                let fast: Vec<Move> = fast.iter().copied().collect();
+                assert_eq!(
+                    fast,
+                    every_move_tested(&p),
+                    "{}: {}",
+                    game.info.manifest.name,
+                    p.to_feen()
+                );
+                assert_eq!(p.count(), fast.len() as u64);
+                positions += 1;
+                if fast.is_empty() || !p.both_royals() {
+                    break;
+                }
+                p.play_move(fast[rng.gen_range(0..fast.len())]);
+            }
+        }
+        positions
+    }
+
+    /// The guarded legality test (only moves near the royal piece played out) gives the
+    /// moves that playing out every move gives, in every shipped game.
+    #[test]
+    fn guarded_legality_equals_playing_every_move_out() {
+        let games = concat!(env!("CARGO_MANIFEST_DIR"), "/../../games");
+        for name in [
+            "xiangqi",
+            "minixiangqi",
+            "manchu",
+            "shatranj",
+            "makruk",
+            "xiongqi",
+        ] {
+            let handle = load_dir(format!("{games}/{name}")).expect(name);
+            let positions = match handle {
+                RulesHandle::Narrow(g) => random_games(g, 1),
+                RulesHandle::Broad(g) => random_games(g, 1),
+                RulesHandle::Wide(g) => random_games(g, 1),
+            };
+            assert!(positions > 300, "{name}: {positions} positions");
+        }
     }
 }
