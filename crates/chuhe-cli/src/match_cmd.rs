@@ -23,7 +23,7 @@ pub struct MatchArgs {
     /// The game.
     #[arg(long, value_enum, default_value = "xiangqi")]
     game: GameKind,
-    /// An engine, at least twice: `"cmd=PROGRAM [arg=A]… [name=N] [option.NAME=VALUE]… [tc=B+I | movetime=MS | nodes=N | depth=N]"`, split into words as a shell does (quote a value or a whole `option.NAME=VALUE` with spaces); its own time control overrides the match's.
+    /// An engine, at least twice: `"cmd=PROGRAM [arg=A]… [name=N] [option.NAME=VALUE]… [tc=B+I | movetime=MS | nodes=N | depth=N] [ranks=0]"`, split into words as a shell does (quote a value or a whole `option.NAME=VALUE` with spaces); its own time control overrides the match's; `ranks=0` for an engine whose moves count ranks from 0 (Pikafish: `h2e2`).
     #[arg(long = "engine", required = true, num_args = 1, action = clap::ArgAction::Append)]
     engines: Vec<String>,
     /// Settings for every engine, written as in `--engine` (options, arguments, a time control); an engine's own settings win.

@@ -905,7 +905,8 @@ fn play_game(
         let side = game.turn();
         let who = engine_of(side);
         let name = config.engines[who].name.clone();
-        let played = game.moves_uci();
+        let spec = &config.engines[who];
+        let played: Vec<String> = game.moves_uci().iter().map(|m| spec.to_engine(m)).collect();
         let position = if played.is_empty() {
             position_head.clone()
         } else {
@@ -932,7 +933,7 @@ fn play_game(
             .and_then(|e| e.best_move(&position, &go, started + deadline));
         let spent = started.elapsed();
         let (text, score) = match answer {
-            Ok(a) => a,
+            Ok((text, score)) => (spec.from_engine(&text), score),
             Err(EngineError::Timeout(_)) => {
                 engines.remove(&who);
                 game.declare(Outcome::win(Status::Timelimit, !side));

@@ -22,6 +22,14 @@ pub struct EngineSpec {
     /// Its own time control (`tc=`, `movetime=`, `nodes=`, `depth=`), instead of the match's.
     #[serde(skip)]
     pub time_control: Option<crate::TimeControl>,
+    /// The number its move texts give the first rank (`ranks=`): 1 as chuhe and
+    /// Fairy-Stockfish write them (`h3e3`), or 0 as Pikafish does (`h2e2`).
+    #[serde(skip_serializing_if = "is_one")]
+    pub first_rank: u8,
+}
+
+fn is_one(n: &u8) -> bool {
+    *n == 1
 }
 
 impl EngineSpec {
@@ -53,6 +61,7 @@ impl EngineSpec {
             args: Vec::new(),
             options: Vec::new(),
             time_control: None,
+            first_rank: 1,
         };
         let words = shlex::split(text).ok_or_else(|| {
             format!(
@@ -63,7 +72,7 @@ impl EngineSpec {
         for token in &words {
             let (key, value) = token.split_once('=').ok_or_else(|| {
                 format!(
-                    "engine setting '{}' is not key=value (cmd=, arg=, name=, option.NAME=, tc=, movetime=, nodes=, depth=; quote a value with spaces)",
+                    "engine setting '{}' is not key=value (cmd=, arg=, name=, option.NAME=, tc=, movetime=, nodes=, depth=, ranks=; quote a value with spaces)",
                     chuhe::quote_input(token)
                 )
             })?;
@@ -74,13 +83,25 @@ impl EngineSpec {
                 "tc" | "movetime" | "nodes" | "depth" => {
                     spec.time_control = Some(Self::time_control(key, value)?)
                 }
+                "ranks" => {
+                    spec.first_rank = match value {
+                        "0" => 0,
+                        "1" => 1,
+                        _ => {
+                            return Err(format!(
+                                "engine setting ranks='{}' is not 0 or 1 (the number the engine gives the first rank: 0 for Pikafish's h2e2, 1 for h3e3)",
+                                chuhe::quote_input(value)
+                            ))
+                        }
+                    }
+                }
                 _ => match key.strip_prefix("option.") {
                     Some(option) if !option.trim().is_empty() => {
                         spec.options.push((option.trim().to_string(), value.to_string()))
                     }
                     _ => {
                         return Err(format!(
-                            "unknown engine setting '{}' (cmd=, arg=, name=, option.NAME=, tc=, movetime=, nodes=, depth=)",
+                            "unknown engine setting '{}' (cmd=, arg=, name=, option.NAME=, tc=, movetime=, nodes=, depth=, ranks=)",
                             chuhe::quote_input(key)
                         ))
                     }
@@ -107,6 +128,9 @@ impl EngineSpec {
         options.append(&mut self.options);
         self.options = options;
         self.time_control = self.time_control.or(shared.time_control);
+        if self.first_rank == 1 {
+            self.first_rank = shared.first_rank;
+        }
         Ok(self)
     }
 
@@ -127,6 +151,26 @@ impl EngineSpec {
                 .to_string();
         }
         Ok(self)
+    }
+
+    /// A move text of chuhe's UCI (`h3e3`, first rank 1) in this engine's coordinates.
+    ///
+    /// ```
+    /// use chuhe_match::EngineSpec;
+    /// let pikafish = EngineSpec::parse("cmd=pikafish ranks=0").unwrap();
+    /// assert_eq!(pikafish.to_engine("h3e3"), "h2e2");
+    /// assert_eq!(pikafish.to_engine("a10a9"), "a9a8");
+    /// assert_eq!(pikafish.from_engine("a9a8"), "a10a9");
+    /// assert_eq!(pikafish.from_engine("(none)"), "(none)");
+    /// ```
+    pub fn to_engine(&self, uci: &str) -> String {
+        shift_ranks(uci, i32::from(self.first_rank) - 1)
+    }
+
+    /// A move text of this engine in chuhe's UCI coordinates (first rank 1). A text that is
+    /// not two squares comes back as it is (the arbiter then refuses it as a move).
+    pub fn from_engine(&self, text: &str) -> String {
+        shift_ranks(text, 1 - i32::from(self.first_rank))
     }
 
     fn time_control(key: &str, value: &str) -> Result<crate::TimeControl, String> {
@@ -151,6 +195,39 @@ impl EngineSpec {
             ),
         })
     }
+}
+
+/// `text` with the rank numbers of its two squares moved by `by` (`h3e3`, +1: `h4e4`); the
+/// text unchanged when `by` is 0 or it does not start with two squares (a letter, then a
+/// number) or a rank would fall below 0.
+fn shift_ranks(text: &str, by: i32) -> String {
+    if by == 0 {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len() + 2);
+    let mut rest = text;
+    for _ in 0..2 {
+        let mut chars = rest.char_indices();
+        let Some((_, file)) = chars.next().filter(|(_, c)| c.is_ascii_lowercase()) else {
+            return text.to_string();
+        };
+        let digits_end = rest[1..]
+            .find(|c: char| !c.is_ascii_digit())
+            .map_or(rest.len(), |i| i + 1);
+        let Some(rank) = rest[1..digits_end]
+            .parse::<i32>()
+            .ok()
+            .map(|r| r + by)
+            .filter(|r| *r >= 0)
+        else {
+            return text.to_string();
+        };
+        out.push(file);
+        out.push_str(&rank.to_string());
+        rest = &rest[digits_end..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Why an engine failed.

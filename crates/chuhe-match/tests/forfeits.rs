@@ -38,6 +38,7 @@ for line in sys.stdin:
         args: vec![path.display().to_string()],
         options: Vec::new(),
         time_control: None,
+        first_rank: 1,
     }
 }
 

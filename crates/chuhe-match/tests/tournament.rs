@@ -49,6 +49,7 @@ for line in sys.stdin:
         args: vec![path.display().to_string()],
         options: Vec::new(),
         time_control: None,
+        first_rank: 1,
     }
 }
 
@@ -546,5 +547,43 @@ fn tally_refuses_records_it_cannot_pair_and_names_the_file() {
     assert_eq!(
         summary.warnings,
         ["round 1 of a vs b (group 2): one game only, left out of the game pairs"]
+    );
+}
+
+/// Pikafish's coordinates: ranks counted from 0 (`a0a1`, `a9a8`). The mock plays a chariot
+/// shuffle in them, and answers an illegal move if it is ever sent a rank 10 or a move it
+/// did not play (so a match that did not translate both ways is lost at once).
+const RANKS_FROM_ZERO: &str = r#"        first = len(moves) % 2 == 0
+        k = len(moves) // 2
+        mine = [("a0a1" if i % 2 == 0 else "a1a0") for i in range(k + 1)]
+        theirs = [("a9a8" if i % 2 == 0 else "a8a9") for i in range(k + 1)]
+        expected = [m for pair in zip(mine, theirs) for m in pair][:len(moves)] if first else None
+        if any("10" in m for m in moves) or (first and moves != expected):
+            out("bestmove a0a5")
+        elif first: out("bestmove " + mine[k])
+        else: out("bestmove " + theirs[k])"#;
+
+#[test]
+fn an_engine_whose_ranks_start_at_zero_is_spoken_to_in_its_coordinates() {
+    let mut zero = mock("zero", RANKS_FROM_ZERO);
+    zero.first_rank = 0;
+    let mut cfg = config(vec![zero.clone(), zero]);
+    cfg.engines[1].name = "zero-2".into();
+    let (summary, reports, _) = play(&cfg);
+    assert_eq!(summary.games, 2);
+    for r in &reports {
+        assert_eq!(r.reason, "move cap", "game {}: {}", r.index, r.reason);
+        // The record keeps chuhe's coordinates.
+        assert_eq!(r.pcn.moves[0].0, "a1-a2");
+    }
+    // Without ranks=0 the same engine's first move is read as chuhe's a0: illegal.
+    let (_, reports, _) = play(&config(vec![
+        mock("zero", RANKS_FROM_ZERO),
+        mock("b", &shuffle(0)),
+    ]));
+    assert!(
+        reports[0].reason.contains("illegal move 'a0a1'"),
+        "{}",
+        reports[0].reason
     );
 }
