@@ -102,8 +102,8 @@ impl SqlStore<PostgresDb> {
 impl PostgresDb {
     /// Runs `work` on a connection of the pool. When the connection turns out to be broken
     /// (the database restarted) before a change was committed, the pool drops it and `work`
-    /// runs again on another (each idle connection may have been cut: up to one more try
-    /// than the pool holds); a break during the commit itself is
+    /// runs again on another, after a short pause (each idle connection may have been cut:
+    /// up to two more tries than the pool holds); a break during the commit itself is
     /// [`StoreError::Interrupted`] at once, as the change may be stored (run again, an action
     /// would be made twice: its second try refused as stale, the game read again and the
     /// action carried out on it anew).
@@ -126,12 +126,21 @@ impl PostgresDb {
             match out {
                 Err(e @ StoreError::Interrupted(_)) => return Err(e),
                 Err(e) if broken || matches!(e, StoreError::Unavailable(_)) => {
-                    if tries > CONNECTIONS {
+                    if !broken {
+                        // The server said it is ending the connection (57P01 after a restart
+                        // or pg_terminate_backend) before the socket was seen closed: one
+                        // more round trip lets the client see it, so that the pool drops the
+                        // connection rather than lending it again.
+                        let _ = client.simple_query("");
+                    }
+                    if tries > CONNECTIONS + 1 {
                         return Err(StoreError::Unavailable(format!(
                             "the connection to {} broke: {e}",
                             self.url
                         )));
                     }
+                    // Backends told to end do so one by one; give the others a moment.
+                    std::thread::sleep(Duration::from_millis(5 * tries as u64));
                 }
                 out => return out,
             }
