@@ -57,7 +57,10 @@ test("analysis of a finished game: eval bar, arrows, lines, a variation; the rev
 
   // Back to before the blunder: the engine's lines come, with arrows and the bar.
   await page.click('#tree button.move[data-ply="2"]');
-  await page.waitForFunction(() => document.querySelector("#board").dataset.ply === "2");
+  // (the review's search has both engine threads: on a loaded machine the board may wait)
+  await page.waitForFunction(() => document.querySelector("#board").dataset.ply === "2", null, {
+    timeout: 30_000,
+  });
   await page.locator("#lines li.line").first().waitFor({ timeout: 20_000 });
   // (the head: a straight line has no width for the visibility check)
   await page.locator("#board .analysis-arrow-head.best").waitFor();
