@@ -210,3 +210,10 @@ def test_the_engine_plays_a_rules_game_as_an_opponent_and_in_analysis():
     assert len(env.game.move_stack) == 3
     analysis = chuhe.Engine().analyse(env.game, nodes=500)
     assert analysis.best in env.game.legal_moves
+    # After a promotion: the engine is given the moves as the game writes them (a6a7t).
+    game = chuhe.Game(chuhe.load_rules(LANTERN), "3k^3/P6/7/7/7/7/3K^3 / L/l")
+    game.push("a6a7t")
+    assert [m.uci for m in game.move_stack] == ["a6a7t"]
+    assert chuhe.Engine().analyse(game, nodes=300).best in game.legal_moves
+    restored = pickle.loads(pickle.dumps(game))
+    assert restored.move_stack == game.move_stack and restored.feen == game.feen
