@@ -153,31 +153,6 @@ def test_random_games_of_the_invented_game_end_by_its_rules():
     assert statuses  # at least one natural end was seen
 
 
-def test_vector_env_of_a_rules_game_steps_as_single_envs():
-    n = 5
-    venv = chuhe.make_env(rules=LANTERN, api="vector", num_envs=n, threads=2, max_plies=40)
-    envs = [ChuheEnv(rules=LANTERN, max_plies=40) for _ in range(n)]
-    assert venv.single_observation_space.shape == (12, 7, 7)
-    obs, info = venv.reset(seed=1)
-    for i, e in enumerate(envs):
-        o, inf = e.reset(seed=1 + i)
-        assert np.array_equal(obs[i], o)
-        assert np.array_equal(info["action_mask"][i], inf["action_mask"])
-    ended = 0
-    for _ in range(120):
-        actions = venv.sample_legal_actions().copy()
-        obs, rewards, term, trunc, info = venv.step(actions)
-        for i, e in enumerate(envs):
-            o, r, t, u, inf = e.step(int(actions[i]))
-            assert (rewards[i], term[i], trunc[i]) == (r, t, u)
-            if t or u:
-                ended += 1
-                o, inf = e.reset()
-            assert np.array_equal(obs[i], o)
-            assert np.array_equal(info["action_mask"][i], inf["action_mask"])
-    assert ended >= n
-
-
 def test_states_games_and_pickles_carry_the_rules_directory():
     env = ChuheEnv(rules=LANTERN, opponent="random")
     env.reset(seed=4)

@@ -446,8 +446,9 @@ pub fn spec_with_history<P: GamePosition>(pos: &P, history: usize) -> Spec {
 }
 
 /// The action of move `m` of a position where `side` is to move (the module's encoding), on
-/// a board of `layout`.
-#[inline]
+/// a board of `layout`. Always inlined, like the two below: a native game's layout is then a
+/// constant where it is made, and its arithmetic folds (no run-time division).
+#[inline(always)]
 pub fn encode_move<P: GamePosition>(layout: Layout, m: P::Move, side: Side) -> usize {
     let from = layout.view(layout.index(m.from()), side);
     let to = layout.view(layout.index(m.to()), side);
@@ -456,6 +457,7 @@ pub fn encode_move<P: GamePosition>(layout: Layout, m: P::Move, side: Side) -> u
 
 /// The move an action stands for in a position where `side` is to move, on a board of
 /// `layout`, if the action is well formed (legal or not).
+#[inline(always)]
 pub fn decode_action<P: GamePosition>(layout: Layout, action: i64, side: Side) -> Option<P::Move> {
     let a = usize::try_from(action).ok()?;
     let n = layout.squares();
@@ -474,6 +476,7 @@ pub fn decode_action<P: GamePosition>(layout: Layout, action: i64, side: Side) -
 
 /// Writes the mask of the moves `legal` (of a position where `side` is to move), on a board
 /// of `layout`.
+#[inline(always)]
 pub fn write_mask<P: GamePosition>(layout: Layout, legal: &[P::Move], side: Side, mask: &mut [i8]) {
     mask.fill(0);
     for &m in legal {
