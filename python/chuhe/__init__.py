@@ -6,11 +6,15 @@ the Python face: :class:`Game`, :class:`Move`, :class:`Engine`, the Gymnasium en
 the vector environment :class:`chuhe.vector.ChuheVectorEnv`, the PettingZoo environments in
 :mod:`chuhe.pettingzoo`, :func:`observe` (the observations and masks of any batch of games)
 and the records (``Game.to_pcn``/``from_pcn``, ``Game.to_pgn``/``from_pgn``, :func:`read_pgn`).
+Games read from rule files (``games/<name>/``, docs/RULES.md): :func:`make_env` with
+``rules=DIR`` makes any of the environments, :func:`load_rules` names the game for ``Game``.
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
+from typing import Any
 
 from ._chuhe import (
     Game,
@@ -18,6 +22,7 @@ from ._chuhe import (
     InvalidMoveError,
     InvalidPositionError,
     Move,
+    RulesError,
 )
 from ._chuhe import Engine as _NativeEngine
 from ._observe import observe, read_pgn
@@ -32,6 +37,9 @@ __all__ = [
     "InvalidMoveError",
     "InvalidPositionError",
     "Move",
+    "RulesError",
+    "load_rules",
+    "make_env",
     "observe",
     "read_pgn",
 ]
@@ -126,6 +134,61 @@ class Engine:
         if best is None:  # pragma: no cover - a game with moves always has a best one
             raise ValueError("the engine found no move")
         return best
+
+
+def load_rules(directory: str | os.PathLike) -> str:
+    """Compiles the game directory ``directory`` (``rules.json`` and the GGN table it names,
+    docs/RULES.md) and returns the game's name for :class:`Game` and the environments:
+    ``"rules:"`` and the directory's absolute path (``Game(chuhe.load_rules("games/makruk"))``).
+    A directory that does not compile raises :class:`RulesError`, whose message names the
+    file, the key and what is wrong."""
+    from ._checks import rules_game
+
+    name, _short = rules_game("xiongqi", directory)
+    return name
+
+
+#: What :func:`make_env` makes, by its ``api``.
+APIS = ("gymnasium", "vector", "aec", "parallel")
+
+
+def make_env(
+    game: str = "xiongqi",
+    *,
+    rules: str | os.PathLike | None = None,
+    api: str = "gymnasium",
+    **kwargs: Any,
+) -> Any:
+    """An environment of ``game``, or of the game read from the rules directory ``rules``
+    (``games/<name>/``; a bad one raises :class:`RulesError`): with ``api="gymnasium"`` a
+    :class:`chuhe.envs.ChuheEnv`, ``"vector"`` a :class:`chuhe.vector.ChuheVectorEnv`
+    (``num_envs=…``), ``"aec"`` a PettingZoo AEC env (order-enforcing, as the ``env()`` of
+    :mod:`chuhe.pettingzoo`'s modules) and ``"parallel"`` a PettingZoo parallel env. The other
+    keyword arguments are the class's.
+
+    ```python
+    env = chuhe.make_env(rules="games/minixiangqi", opponent="random")
+    obs, info = env.reset(seed=0)           # obs.shape == (12, 7, 7)
+    ```
+    """
+    from . import _checks
+
+    _checks.choice("api", api, APIS)
+    if api == "gymnasium":
+        from .envs import ChuheEnv
+
+        return ChuheEnv(game, rules=rules, **kwargs)
+    if api == "vector":
+        from .vector import ChuheVectorEnv
+
+        return ChuheVectorEnv(game, rules=rules, **kwargs)
+    from pettingzoo.utils import wrappers
+
+    from .pettingzoo._aec import ChuheAEC, ChuheParallel
+
+    if api == "aec":
+        return wrappers.OrderEnforcingWrapper(ChuheAEC(game, rules=rules, **kwargs))
+    return ChuheParallel(game, rules=rules, **kwargs)
 
 
 def _register() -> None:

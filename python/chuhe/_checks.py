@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import math
+import os
 from typing import Any
 
 GAMES = ("xiongqi", "xiangqi", "xiangqi-capture")
+#: A game read from rule files is named ``rules:`` and its directory's absolute path.
+RULES_PREFIX = "rules:"
 OPPONENTS = (None, "random", "engine")
 SIDES = ("first", "second", "random")
 #: The engine's strength levels (0 weakest, 20 full strength).
@@ -41,6 +44,30 @@ def choice(name: str, value: Any, allowed: tuple) -> None:
         raise ValueError(f"{name}={value!r} is not one of {names}")
 
 
+def game_name(value: Any) -> None:
+    """``game``: a native game's name, or ``rules:DIR`` (a game directory's name, as
+    :func:`chuhe.load_rules` gives it)."""
+    if isinstance(value, str) and value.startswith(RULES_PREFIX):
+        return
+    choice("game", value, GAMES)
+
+
+def rules_game(game: Any, rules: Any, default: str = "xiongqi") -> tuple[Any, str | None]:
+    """The game an environment plays: ``(game, None)`` when ``rules`` is ``None``, else the
+    directory ``rules`` loaded (``chuhe.RulesError`` when it does not compile) as ``(its
+    name, the manifest's short name)``; ``game`` must then be left at its default."""
+    if rules is None:
+        return game, None
+    if isinstance(rules, bool) or not isinstance(rules, (str, os.PathLike)):
+        raise TypeError(f"rules={rules!r} is not a directory (a str or a path) or None")
+    if game != default:
+        raise ValueError(f"game={game!r} and rules={rules!r}: give a game or a rules directory")
+    from ._chuhe import _load_rules
+
+    name, _title, short = _load_rules(os.fspath(rules))
+    return name, short
+
+
 def text(name: str, value: Any, optional: bool = True) -> None:
     if value is None and optional:
         return
@@ -73,7 +100,7 @@ def env_arguments(
     history: Any = 0,
 ) -> None:
     """Checks the arguments that every Gymnasium env of chuhe takes."""
-    choice("game", game, GAMES)
+    game_name(game)
     text("position", position)
     choice("opponent", opponent, OPPONENTS)
     integer("engine_nodes", engine_nodes, 1, optional=True)

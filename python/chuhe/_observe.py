@@ -35,9 +35,9 @@ def observe(
     """
     items = list(items)
     _checks.integer("history", history, 0, 64)
-    kinds = {item.game for item in items if isinstance(item, (Game, EnvState))}
+    kinds = {item._game_id for item in items if isinstance(item, (Game, EnvState))}
     if game is not None:
-        _checks.choice("game", game, _checks.GAMES)
+        _checks.game_name(game)
         kinds.add(game)
     if len(kinds) > 1:
         raise ValueError(f"the items are of several games ({', '.join(sorted(kinds))}): "

@@ -18,6 +18,12 @@ actions; Xiangqi: 90*90 = 8100. :meth:`ChuheEnv.encode_move` and
 :meth:`ChuheEnv.decode_action` convert. ``info["action_mask"]`` (``int8``) and
 :meth:`ChuheEnv.action_masks` give the legal actions.
 
+A game read from rule files (``rules=DIR`` or ``game="rules:DIR"``, docs/RULES.md) has the
+same encoding on its own board: ``R`` is its number of pieces in ``rules.json``'s order,
+``FILES`` x ``RANKS`` its board, ``CHOICES`` 1 plus its largest promotion's ``into`` list
+(choice ``c`` >= 1 promotes into the ``c``-th; a compulsory promotion into one piece is choice
+1). Minixiangqi: ``(12, 7, 7)``, 49*49 = 2401 actions; Makruk: ``(14, 8, 8)``, 64*64*2 = 8192.
+
 Rewards: +1 win, -1 loss, 0 draw or game going on, from the view of the agent (the side that
 moved, in self-play). An illegal action ends the episode with -1 and
 ``info["illegal_action"] = True``, and the game with it (``env.game``): a move that the
@@ -28,6 +34,7 @@ other loses by ``illegalmove``. ``max_plies`` truncates the episode, not the gam
 from __future__ import annotations
 
 import copy
+import os
 from typing import Any
 
 import gymnasium as gym
@@ -50,7 +57,11 @@ class ChuheEnv(gym.Env):
     ``engine_lines`` best moves with probabilities proportional to ``exp(score / (100 t))``,
     scores in centipawns, instead of always its best). ``agent_side``: ``"first"``,
     ``"second"`` or ``"random"`` (with an opponent). ``max_plies`` truncates. ``history``:
-    the earlier positions the observation shows (see the module's help).
+    the earlier positions the observation shows (see the module's help). ``rules``: a game
+    directory (``games/<name>/``: ``rules.json`` and its GGN table, docs/RULES.md) to play
+    instead of ``game`` (a directory that does not compile raises ``chuhe.RulesError``
+    naming the file, the key and what is wrong); the spaces are those of its board, pieces
+    and promotions, and ``game_name`` is its manifest's name.
 
     ``reset(options={"position": FEN or FEEN})`` starts that episode from the position;
     ``reset(options={"position": game})`` from a :class:`chuhe.Game`'s last position, with
@@ -77,7 +88,9 @@ class ChuheEnv(gym.Env):
         engine_temperature: float | None = None,
         engine_lines: int = 8,
         history: int = 0,
+        rules: str | os.PathLike | None = None,
     ) -> None:
+        game, short = _checks.rules_game(game, rules)
         self._args = dict(
             game=game,
             position=position,
@@ -94,7 +107,7 @@ class ChuheEnv(gym.Env):
         _checks.env_arguments(**self._args)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode={render_mode!r} is not one of None, 'ansi', 'rgb_array'")
-        self.game_name = game
+        self.game_name = short or game
         self.render_mode = render_mode
         self._core = EnvCore(**self._args)
         files, ranks, planes, choices, actions = self._core.spec()

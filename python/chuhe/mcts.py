@@ -99,7 +99,7 @@ class MCTS:
         seed: int | None = None,
         reuse: bool = True,
     ) -> None:
-        _checks.choice("game", game, _checks.GAMES)
+        _checks.game_name(game)
         _checks.choice("algorithm", algorithm, ("puct", "gumbel"))
         _checks.integer("simulations", simulations, 1)
         _checks.integer("max_considered", max_considered, 1)

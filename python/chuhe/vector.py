@@ -19,6 +19,7 @@ the next step: copy them to keep them.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import numpy as np
@@ -44,7 +45,8 @@ class ChuheVectorEnv(VectorEnv):
     """``num_envs`` games of ``game`` stepped together in Rust on ``threads`` threads (the
     machine's cores when ``None``).
 
-    The other arguments are :class:`chuhe.envs.ChuheEnv`'s, applied to every environment.
+    The other arguments are :class:`chuhe.envs.ChuheEnv`'s (``rules`` too: a game
+    directory to play instead of ``game``), applied to every environment.
     ``reset(seed=s)`` seeds environment ``i`` with ``s + i``, ``reset(seed=[s0, s1, …])``
     each with its own (``None`` entries keep their random source): environment ``i`` then
     plays as a ``ChuheEnv`` reset with the same seed. ``reset(options={"position": FEN})``
@@ -71,7 +73,9 @@ class ChuheVectorEnv(VectorEnv):
         engine_temperature: float | None = None,
         engine_lines: int = 8,
         history: int = 0,
+        rules: str | os.PathLike | None = None,
     ) -> None:
+        game, short = _checks.rules_game(game, rules)
         settings = dict(
             game=game,
             position=position,
@@ -92,6 +96,7 @@ class ChuheVectorEnv(VectorEnv):
         self._core = VecCore(**self._args)
         files, ranks, planes, _choices, actions = self._core.spec()
         self.num_envs = num_envs
+        self.game_name = short or game
         self.single_observation_space = spaces.Box(0.0, 1.0, (planes, ranks, files), np.float32)
         self.single_action_space = spaces.Discrete(actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pathlib
+
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -13,6 +15,8 @@ from chuhe.envs import ChuheEnv
 from chuhe.pettingzoo import xiangqi_capture_v0, xiangqi_v0, xiongqi_v0
 from chuhe.vector import ChuheVectorEnv
 
+#: Lantern, the invented game of examples/rules/lantern, by the name the envs take.
+LANTERN = chuhe.load_rules(pathlib.Path(__file__).resolve().parents[2] / "examples/rules/lantern")
 IDS = ["chuhe/Xiongqi-v0", "chuhe/Xiangqi-v0", "chuhe/XiangqiCapture-v0"]
 SHAPES = {"xiongqi": ((22, 8, 8), 28672), "xiangqi": ((16, 10, 9), 8100)}
 
@@ -135,7 +139,7 @@ def test_vector_env_autoresets(game):
 
 
 @pytest.mark.parametrize("threads", [1, 3])
-@pytest.mark.parametrize("game", ["xiongqi", "xiangqi", "xiangqi-capture"])
+@pytest.mark.parametrize("game", ["xiongqi", "xiangqi", "xiangqi-capture", LANTERN])
 def test_vector_env_steps_as_single_envs(game, threads):
     """Threads and chunks change nothing: the vector env (more environments than chunks)
     gives, step by step, the observations, masks, rewards and flags of single environments

@@ -23,6 +23,10 @@ pub struct MatchArgs {
     /// The game.
     #[arg(long, value_enum, default_value = "xiangqi")]
     game: GameKind,
+    /// Judge the game of a rules directory (its GGN, FEEN and `rules.json` manifest, as in
+    /// `games/`) instead of `--game`; the engines must play it too (`chuhe uci --rules DIR`).
+    #[arg(long, value_name = "DIR", conflicts_with = "game")]
+    rules: Option<PathBuf>,
     /// An engine, at least twice: `"cmd=PROGRAM [arg=A]… [name=N] [option.NAME=VALUE]… [tc=B+I | movetime=MS | nodes=N | depth=N] [ranks=0]"`, split into words as a shell does (quote a value or a whole `option.NAME=VALUE` with spaces); its own time control overrides the match's; `ranks=0` for an engine whose moves count ranks from 0 (Pikafish: `h2e2`).
     #[arg(long = "engine", required = true, num_args = 1, action = clap::ArgAction::Append)]
     engines: Vec<String>,
@@ -287,7 +291,10 @@ fn config(args: &MatchArgs) -> Result<MatchConfig, CliError> {
         (None, None, None, Some(d)) => TimeControl::Depth(d),
         (None, None, None, None) => TimeControl::MoveTime(Duration::from_millis(100)),
     };
-    let game = args.game.kind();
+    let game = match &args.rules {
+        Some(dir) => crate::rules_kind(dir)?,
+        None => args.game.kind(),
+    };
     let openings = match &args.openings {
         Some(path) => {
             let text = std::fs::read_to_string(path)

@@ -5,7 +5,7 @@ use std::any::Any;
 use std::sync::Arc;
 
 use crate::env::{
-    decode_action, encode_move, spec_with_history, write_mask, write_observation, Spec,
+    decode_action, encode_move, spec_with_history, write_mask, write_observation, Layout, Spec,
 };
 use chuhe::{
     AnyGame, Game, GameKind, GameMove, GamePosition, GameVisitor, MoveError, MoveNotation,
@@ -61,8 +61,8 @@ pub trait DynGame: AnyGame + Send + Sync {
     fn pop_bits(&mut self) -> Option<(u16, Arc<dyn DynPos>)>;
     /// The moves played, each with the position it was played in.
     fn stack(&self) -> Vec<(u16, Arc<dyn DynPos>)>;
-    /// The start position and its half-move clock: a FEN where the game has one (so the move
-    /// number is kept too), else a FEEN.
+    /// The start position and its half-move clock: a FEN where the game reads one back (so
+    /// the move number is kept too), else a FEEN.
     fn start(&self) -> (String, u32);
     /// As `Any`: the `Game<P>` itself, for code written over one game type.
     fn as_any(&self) -> &dyn Any;
@@ -158,9 +158,12 @@ impl<P: GamePosition> DynGame for Game<P> {
 
     fn start(&self) -> (String, u32) {
         let s = self.start_position();
+        // A game read from rule files writes a FEN (for other programs) but reads only FEEN.
         let text = s
             .to_text(PositionFormat::Fen)
-            .unwrap_or_else(|_| s.to_feen());
+            .ok()
+            .filter(|fen| P::from_text(fen, s.config()).is_ok())
+            .unwrap_or_else(|| s.to_feen());
         (text, s.halfmove())
     }
 
@@ -173,13 +176,14 @@ impl<P: GamePosition> DynGame for Game<P> {
     }
 
     fn spec(&self, history: usize) -> Spec {
-        spec_with_history::<P>(history)
+        spec_with_history(Game::position(self), history)
     }
 
     fn observe_into(&self, history: usize, obs: &mut [f32], mask: &mut [i8]) {
         let side = Game::position(self).turn();
         write_observation(self, side, history, obs);
-        write_mask::<P>(&self.legal_moves(), side, mask);
+        let layout = Layout::of(Game::position(self));
+        write_mask::<P>(layout, &self.legal_moves(), side, mask);
     }
 
     fn observe_as(&self, side: Side, history: usize, obs: &mut [f32]) {
@@ -188,22 +192,25 @@ impl<P: GamePosition> DynGame for Game<P> {
 
     fn legal_actions(&self) -> Vec<usize> {
         let side = Game::position(self).turn();
+        let layout = Layout::of(Game::position(self));
         let mut v: Vec<usize> = self
             .legal_moves()
             .iter()
-            .map(|&m| encode_move::<P>(m, side))
+            .map(|&m| encode_move::<P>(layout, m, side))
             .collect();
         v.sort_unstable();
         v
     }
 
     fn action_bits(&self, action: i64) -> Option<u16> {
-        decode_action::<P>(action, Game::position(self).turn()).map(|m| m.bits())
+        let pos = Game::position(self);
+        decode_action::<P>(Layout::of(pos), action, pos.turn()).map(|m| m.bits())
     }
 
     fn bits_action(&self, bits: u16) -> Option<usize> {
         let m = P::Move::from_bits(bits)?;
-        Some(encode_move::<P>(m, Game::position(self).turn()))
+        let pos = Game::position(self);
+        Some(encode_move::<P>(Layout::of(pos), m, pos.turn()))
     }
 }
 

@@ -11,6 +11,10 @@
 //!   back rank (the second player's board is flipped rank-wise; files are not mirrored).
 //! - Action: `(from × SQUARES + to) × CHOICES + choice`, squares `rank × FILES + file` in the
 //!   same view; `choice` is 0, or for Xiongqi 1–6 for a promotion to E, A, C, R, B, H.
+//!
+//! The sizes are a game's [`Layout`]: the native games' come from their types' constants
+//! (and fold away at compile time); a game read from rule files gives its own board, pieces
+//! and promotion choices at run time, so that its spaces are those of its real board.
 
 use std::any::Any;
 
@@ -340,13 +344,89 @@ pub struct Env<P: GamePosition> {
     history: usize,
 }
 
-#[inline]
-fn view<S: GameSquare>(index: usize, side: Side) -> usize {
-    match side {
-        Side::First => index,
-        Side::Second => {
-            let files = S::FILES as usize;
-            (S::RANKS as usize - 1 - index / files) * files + index % files
+/// The sizes of a game's observation and action encoding: its board, its roles and the
+/// choices of a move. Made from a position by [`Layout::of`]: for the native games every
+/// field is a constant of their types, which the compiler folds into the encoding (no
+/// run-time division); a game read from rule files gives its own at run time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// The board's width.
+    pub files: usize,
+    /// The board's height.
+    pub ranks: usize,
+    /// The piece roles (one observation plane per role and side).
+    pub roles: usize,
+    /// The choices of a move between two squares.
+    pub choices: usize,
+}
+
+impl Layout {
+    /// The layout of `pos`'s game.
+    #[inline(always)]
+    pub fn of<P: GamePosition>(pos: &P) -> Layout {
+        let (files, ranks) = pos.board_size();
+        Layout {
+            files: usize::from(files),
+            ranks: usize::from(ranks),
+            roles: pos.role_count(),
+            choices: pos.move_choices(),
+        }
+    }
+
+    /// The board's squares.
+    #[inline(always)]
+    pub fn squares(self) -> usize {
+        self.files * self.ranks
+    }
+
+    /// Is the board the square type's own (the square's index is its index here)?
+    #[inline(always)]
+    fn native<S: GameSquare>(self) -> bool {
+        self.files == usize::from(S::FILES) && self.ranks == usize::from(S::RANKS)
+    }
+
+    /// The index `rank × files + file` of `sq` on this board.
+    #[inline(always)]
+    pub fn index<S: GameSquare>(self, sq: S) -> usize {
+        if self.native::<S>() {
+            sq.index()
+        } else {
+            usize::from(sq.rank()) * self.files + usize::from(sq.file())
+        }
+    }
+
+    /// The square of index `index` on this board, if on it.
+    #[inline(always)]
+    pub fn square<S: GameSquare>(self, index: usize) -> Option<S> {
+        if self.native::<S>() {
+            S::from_index(index)
+        } else if index < self.squares() {
+            let (rank, file) = (index / self.files, index % self.files);
+            S::from_coords(u8::try_from(file).ok()?, u8::try_from(rank).ok()?)
+        } else {
+            None
+        }
+    }
+
+    /// The index of square `index` seen from `side` (the second player's board flipped
+    /// rank-wise).
+    #[inline(always)]
+    fn view(self, index: usize, side: Side) -> usize {
+        match side {
+            Side::First => index,
+            Side::Second => (self.ranks - 1 - index / self.files) * self.files + index % self.files,
+        }
+    }
+
+    /// The spec of this layout with `history` earlier positions in the observation.
+    pub fn spec(self, history: usize) -> Spec {
+        let squares = self.squares();
+        Spec {
+            files: self.files,
+            ranks: self.ranks,
+            planes: 2 * self.roles + 2 + 2 * self.roles * history,
+            choices: self.choices,
+            actions: squares * squares * self.choices,
         }
     }
 }
@@ -360,49 +440,47 @@ fn softmax_value(score: Score) -> f64 {
     }
 }
 
-/// The spec of game `P` with `history` earlier positions in the observation.
-pub fn spec_with_history<P: GamePosition>(history: usize) -> Spec {
-    let base = Env::<P>::SPEC;
-    Spec {
-        planes: base.planes + 2 * P::ROLES.len() * history,
-        ..base
-    }
+/// The spec of `pos`'s game with `history` earlier positions in the observation.
+pub fn spec_with_history<P: GamePosition>(pos: &P, history: usize) -> Spec {
+    Layout::of(pos).spec(history)
 }
 
-/// The action of move `m` of a position where `side` is to move (the module's encoding).
-#[inline]
-pub fn encode_move<P: GamePosition>(m: P::Move, side: Side) -> usize {
-    let from = view::<P::Square>(m.from().index(), side);
-    let to = view::<P::Square>(m.to().index(), side);
-    (from * P::Square::COUNT + to) * P::Move::CHOICES + m.choice()
+/// The action of move `m` of a position where `side` is to move (the module's encoding), on
+/// a board of `layout`. Always inlined, like the two below: a native game's layout is then a
+/// constant where it is made, and its arithmetic folds (no run-time division).
+#[inline(always)]
+pub fn encode_move<P: GamePosition>(layout: Layout, m: P::Move, side: Side) -> usize {
+    let from = layout.view(layout.index(m.from()), side);
+    let to = layout.view(layout.index(m.to()), side);
+    (from * layout.squares() + to) * layout.choices + m.choice()
 }
 
-/// The move an action stands for in a position where `side` is to move, if the action is
-/// well formed (legal or not).
-pub fn decode_action<P: GamePosition>(action: i64, side: Side) -> Option<P::Move> {
+/// The move an action stands for in a position where `side` is to move, on a board of
+/// `layout`, if the action is well formed (legal or not).
+#[inline(always)]
+pub fn decode_action<P: GamePosition>(layout: Layout, action: i64, side: Side) -> Option<P::Move> {
     let a = usize::try_from(action).ok()?;
-    if a >= Env::<P>::SPEC.actions {
+    let n = layout.squares();
+    if a >= n * n * layout.choices {
         return None;
     }
-    let choice = a % P::Move::CHOICES;
-    let squares = a / P::Move::CHOICES;
-    let from = view::<P::Square>(squares / P::Square::COUNT, side);
-    let to = view::<P::Square>(squares % P::Square::COUNT, side);
+    let choice = a % layout.choices;
+    let squares = a / layout.choices;
+    let from = layout.view(squares / n, side);
+    let to = layout.view(squares % n, side);
     if from == to {
         return None;
     }
-    P::Move::with_choice(
-        P::Square::from_index(from)?,
-        P::Square::from_index(to)?,
-        choice,
-    )
+    P::Move::with_choice(layout.square(from)?, layout.square(to)?, choice)
 }
 
-/// Writes the mask of the moves `legal` (of a position where `side` is to move).
-pub fn write_mask<P: GamePosition>(legal: &[P::Move], side: Side, mask: &mut [i8]) {
+/// Writes the mask of the moves `legal` (of a position where `side` is to move), on a board
+/// of `layout`.
+#[inline(always)]
+pub fn write_mask<P: GamePosition>(layout: Layout, legal: &[P::Move], side: Side, mask: &mut [i8]) {
     mask.fill(0);
     for &m in legal {
-        mask[encode_move::<P>(m, side)] = 1;
+        mask[encode_move::<P>(layout, m, side)] = 1;
     }
 }
 
@@ -415,13 +493,14 @@ pub fn write_observation<P: GamePosition>(
     obs: &mut [f32],
 ) {
     let pos = game.position();
-    let n = P::Square::COUNT;
-    let roles = P::ROLES.len();
+    let layout = Layout::of(pos);
+    let n = layout.squares();
+    let roles = layout.roles;
     // The piece planes are cleared; the last two are filled whole below.
     obs[..2 * roles * n].fill(0.0);
     pos.for_each_piece(|sq, side, role| {
         let plane = if side == me { role } else { roles + role };
-        obs[plane * n + view::<P::Square>(sq.index(), me)] = 1.0;
+        obs[plane * n + layout.view(layout.index(sq), me)] = 1.0;
     });
     let earlier = game.history().occurrences(pos).count().saturating_sub(1);
     let rep = earlier.min(3) as f32 / 3.0;
@@ -438,7 +517,7 @@ pub fn write_observation<P: GamePosition>(
         if let Some(i) = positions.len().checked_sub(1 + j) {
             positions[i].for_each_piece(|sq, side, role| {
                 let plane = if side == me { role } else { roles + role };
-                out[plane * n + view::<P::Square>(sq.index(), me)] = 1.0;
+                out[plane * n + layout.view(layout.index(sq), me)] = 1.0;
             });
         }
     }
@@ -472,13 +551,11 @@ impl<P: GamePosition> Env<P> {
         env
     }
 
-    const SPEC: Spec = Spec {
-        files: P::Square::FILES as usize,
-        ranks: P::Square::RANKS as usize,
-        planes: 2 * P::ROLES.len() + 2,
-        choices: P::Move::CHOICES,
-        actions: P::Square::COUNT * P::Square::COUNT * P::Move::CHOICES,
-    };
+    /// The game's layout (constants for the native games).
+    #[inline(always)]
+    fn layout(&self) -> Layout {
+        Layout::of(&self.start)
+    }
 
     fn refresh(&mut self) {
         self.ep.legal.clear();
@@ -486,17 +563,17 @@ impl<P: GamePosition> Env<P> {
     }
 
     fn encode_move(&self, m: P::Move) -> usize {
-        encode_move::<P>(m, self.ep.game.position().turn())
+        encode_move::<P>(self.layout(), m, self.ep.game.position().turn())
     }
 
     fn decode_move(&self, action: i64) -> Option<P::Move> {
-        decode_action::<P>(action, self.ep.game.position().turn())
+        decode_action::<P>(self.layout(), action, self.ep.game.position().turn())
     }
 
     fn write(&self, obs: &mut [f32], mask: &mut [i8]) {
         let side = self.ep.game.position().turn();
         write_observation(&self.ep.game, side, self.history, obs);
-        write_mask::<P>(&self.ep.legal, side, mask);
+        write_mask::<P>(self.layout(), &self.ep.legal, side, mask);
     }
 
     fn write_obs(&self, me: Side, obs: &mut [f32]) {
@@ -631,7 +708,7 @@ fn engine_reply<P: GamePosition>(
 
 impl<P: GamePosition> DynEnv for Env<P> {
     fn spec(&self) -> Spec {
-        spec_with_history::<P>(self.history)
+        self.layout().spec(self.history)
     }
 
     fn reset(
@@ -767,12 +844,13 @@ impl<P: GamePosition> DynEnv for Env<P> {
 
     fn pieces(&self) -> Vec<(usize, u8, usize)> {
         let pos = self.ep.game.position();
-        (0..P::Square::COUNT)
-            .filter_map(|i| {
-                let (side, role) = pos.piece_role(P::Square::from_index(i)?)?;
-                Some((i, u8::from(side == Side::Second), role))
-            })
-            .collect()
+        let layout = self.layout();
+        let mut out = Vec::new();
+        pos.for_each_piece(|sq, side, role| {
+            out.push((layout.index(sq), u8::from(side == Side::Second), role))
+        });
+        out.sort_unstable();
+        out
     }
 
     fn current(&self, obs: &mut [f32], mask: &mut [i8]) {
@@ -904,26 +982,24 @@ pub fn new_env(
     })
 }
 
-/// The spec of a game with `history` earlier positions in the observation.
-pub fn spec_for(kind: GameKind, history: usize) -> Spec {
-    struct S(usize);
-    impl GameVisitor for S {
-        type Output = Spec;
-        fn visit<P: GamePosition>(self, _: P::Config) -> Spec {
-            spec_with_history::<P>(self.0)
+/// The layout of a game (see [`Layout`]).
+pub fn layout_of(kind: GameKind) -> Layout {
+    struct L;
+    impl GameVisitor for L {
+        type Output = Layout;
+        fn visit<P: GamePosition>(self, config: P::Config) -> Layout {
+            Layout::of(&P::start(config))
         }
     }
-    kind.visit(S(history))
+    kind.visit(L)
+}
+
+/// The spec of a game with `history` earlier positions in the observation.
+pub fn spec_for(kind: GameKind, history: usize) -> Spec {
+    layout_of(kind).spec(history)
 }
 
 /// The spec of a game without building an environment.
 pub fn spec_of(kind: GameKind) -> Spec {
-    struct S;
-    impl GameVisitor for S {
-        type Output = Spec;
-        fn visit<P: GamePosition>(self, _: P::Config) -> Spec {
-            Env::<P>::SPEC
-        }
-    }
-    kind.visit(S)
+    spec_for(kind, 0)
 }

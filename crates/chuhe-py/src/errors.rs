@@ -23,6 +23,13 @@ create_exception!(
     PyValueError,
     "A position text (FEEN, FEN or keyword) that is not a valid position of the game."
 );
+create_exception!(
+    chuhe,
+    RulesError,
+    PyValueError,
+    "A game directory (rules.json, its GGN table) that does not compile: the message names the \
+     file, the key and what is wrong."
+);
 
 /// The exception for a move error; the message names the move and the position.
 pub fn move_error(err: &MoveError, text: &str, feen: &str) -> PyErr {

@@ -25,8 +25,11 @@ pub fn check_history(history: usize) -> PyResult<()> {
     Ok(())
 }
 
-/// Reads a game name.
+/// Reads a game name: a native game's, or `rules:DIR` for a game directory ([`crate::rules`]).
 pub fn parse_kind(name: &str) -> PyResult<GameKind> {
+    if let Some(dir) = name.strip_prefix(crate::rules::PREFIX) {
+        return crate::rules::kind_of(dir);
+    }
     name.parse::<GameKind>()
         .map_err(|e| PyValueError::new_err(e.to_string()))
 }
@@ -137,14 +140,18 @@ impl Move {
     }
 
     /// Pickles as its game, position and encoding.
-    fn __reduce__(&self, py: Python<'_>) -> PyResult<(PyObject, (&'static str, String, u16))> {
+    fn __reduce__(&self, py: Python<'_>) -> PyResult<(PyObject, (String, String, u16))> {
         let restore = py
             .import("chuhe._chuhe")?
             .getattr("_restore_move")?
             .unbind();
         Ok((
             restore,
-            (self.pos.kind().name(), self.pos.feen(), self.bits),
+            (
+                crate::rules::game_id(self.pos.kind()),
+                self.pos.feen(),
+                self.bits,
+            ),
         ))
     }
 
@@ -192,7 +199,7 @@ pub fn _capture_moves_past_end(position: &str) -> PyResult<Vec<(String, String)>
 /// A pickled game: name, start FEEN, its half-move clock, the moves in coordinate form and
 /// the result (status, winner) if the game is over.
 type GameState = (
-    &'static str,
+    String,
     String,
     u32,
     Vec<String>,
@@ -348,6 +355,13 @@ impl Game {
     #[getter]
     fn game(&self) -> &'static str {
         self.inner.kind().name()
+    }
+
+    /// The name that `Game(...)` and the environments read back: the game's name, or
+    /// `rules:DIR` for a game read from rule files.
+    #[getter]
+    fn _game_id(&self) -> String {
+        crate::rules::game_id(self.inner.kind())
     }
 
     /// The notations the game writes, its default first.
@@ -537,7 +551,7 @@ impl Game {
         Ok((
             restore,
             (
-                self.inner.kind().name(),
+                crate::rules::game_id(self.inner.kind()),
                 start,
                 halfmove,
                 self.inner.moves_uci(),

@@ -1,6 +1,7 @@
 //! Python bindings of chuhe (the native module `chuhe._chuhe`): the library face
 //! ([`game`]), the engine ([`engine`]) and the reinforcement-learning core ([`env`],
-//! [`pyenv`]), each written once over [`chuhe::GamePosition`]. The pure-Python package lives
+//! [`pyenv`]), each written once over [`chuhe::GamePosition`]; games read from rule files
+//! are named `rules:DIR` ([`rules`]). The pure-Python package lives
 //! in `python/chuhe/`.
 
 pub mod core;
@@ -12,6 +13,7 @@ pub mod mcts;
 pub mod observe;
 pub mod pool;
 pub mod pyenv;
+pub mod rules;
 
 use pyo3::prelude::*;
 
@@ -30,6 +32,7 @@ fn _chuhe(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "InvalidPositionError",
         py.get_type::<errors::InvalidPositionError>(),
     )?;
+    m.add("RulesError", py.get_type::<errors::RulesError>())?;
     m.add_class::<game::Game>()?;
     m.add_class::<game::Move>()?;
     m.add_class::<engine::Engine>()?;
@@ -44,5 +47,6 @@ fn _chuhe(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(game::_capture_moves_past_end, m)?)?;
     m.add_function(wrap_pyfunction!(game::_read_pgn, m)?)?;
     m.add_function(wrap_pyfunction!(observe::_observe_into, m)?)?;
+    m.add_function(wrap_pyfunction!(rules::_load_rules, m)?)?;
     Ok(())
 }

@@ -30,7 +30,7 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 use crate::core::DynGame;
-use crate::env::{encode_move, spec_with_history, write_observation, Spec};
+use crate::env::{encode_move, write_observation, Layout, Spec};
 use crate::pool::{for_each_chunk, Pool};
 
 /// The search algorithm.
@@ -431,11 +431,13 @@ impl<P: GamePosition> Tree<P> {
     /// moves (in `self.legal`) for the expansion.
     fn write_leaf(&mut self, leaf: u32, cfg: &Config, obs: &mut [f32], mask: &mut [i8]) {
         let side = self.game.position().turn();
+        let layout = Layout::of(self.game.position());
         write_observation(&self.game, side, cfg.history, obs);
         mask.fill(0);
         self.pending_moves.clear();
         for &m in self.legal.iter() {
-            let a = encode_move::<P>(m, side);
+            // Below 65,536: a larger action space is refused when the search is made.
+            let a = encode_move::<P>(layout, m, side);
             mask[a] = 1;
             self.pending_moves.push((m.bits(), a as u16));
         }
@@ -679,6 +681,8 @@ pub trait DynSearch: Send + Sync {
 
 struct Search<P: GamePosition> {
     kind: GameKind,
+    /// The observation's and actions' sizes.
+    spec: Spec,
     cfg: Config,
     opts: Options,
     trees: Vec<Tree<P>>,
@@ -708,7 +712,7 @@ fn trees_per_chunk(n: usize, threads: usize) -> usize {
 
 impl<P: GamePosition> DynSearch for Search<P> {
     fn spec(&self) -> Spec {
-        spec_with_history::<P>(self.cfg.history)
+        self.spec
     }
 
     fn begin(&mut self, games: &[&dyn DynGame], opts: Options, reuse: bool) -> Result<(), String> {
@@ -883,9 +887,10 @@ pub fn new_search(kind: GameKind, cfg: Config, seed: u64) -> Box<dyn DynSearch> 
     struct Make(GameKind, Config, u64);
     impl GameVisitor for Make {
         type Output = Box<dyn DynSearch>;
-        fn visit<P: GamePosition>(self, _: P::Config) -> Self::Output {
+        fn visit<P: GamePosition>(self, config: P::Config) -> Self::Output {
             Box::new(Search::<P> {
                 kind: self.0,
+                spec: Layout::of(&P::start(config)).spec(self.1.history),
                 cfg: self.1,
                 opts: Options {
                     explore: false,
@@ -972,6 +977,13 @@ impl MctsCore {
         seed: u64,
     ) -> PyResult<MctsCore> {
         let kind = parse_kind(game)?;
+        let actions = crate::env::spec_of(kind).actions;
+        if actions > usize::from(u16::MAX) + 1 {
+            return Err(PyValueError::new_err(format!(
+                "the {kind} game has {actions} actions: chuhe.mcts searches games of at most \
+                 65,536"
+            )));
+        }
         let algorithm = match algorithm {
             "puct" => Algorithm::Puct,
             "gumbel" => Algorithm::Gumbel,

@@ -207,7 +207,7 @@ pub struct EnvState {
 
 fn data_tuple(d: &EpisodeData) -> StateTuple {
     (
-        d.kind.name().to_string(),
+        crate::rules::game_id(d.kind),
         d.start.clone(),
         d.halfmove,
         d.moves.clone(),
@@ -246,6 +246,13 @@ impl EnvState {
     #[getter]
     fn game(&self) -> &'static str {
         self.episode.kind().name()
+    }
+
+    /// The name that `Game(...)` and the environments read back: the game's name, or
+    /// `rules:DIR` for a game read from rule files.
+    #[getter]
+    fn _game_id(&self) -> String {
+        crate::rules::game_id(self.episode.kind())
     }
 
     /// The moves of the episode, in coordinate form.

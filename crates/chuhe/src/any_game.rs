@@ -216,7 +216,17 @@ impl<P: GamePosition> AnyGame for Game<P> {
     }
 
     fn moves_uci(&self) -> Vec<String> {
-        self.moves().iter().map(|m| m.to_string()).collect()
+        // Each move as its position writes it: a game read from rule files writes a promotion
+        // with its piece's letter (`f2f1t`), where the move alone has only its choice.
+        self.moves()
+            .iter()
+            .zip(self.positions())
+            .map(|(&m, before)| {
+                before
+                    .move_to_text(m, MoveNotation::Uci)
+                    .unwrap_or_else(|_| m.to_string())
+            })
+            .collect()
     }
 
     fn perft(&self, depth: u32) -> u64 {

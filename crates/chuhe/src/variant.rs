@@ -321,6 +321,17 @@ pub trait GamePosition: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
     /// The names of the game's piece roles, in index order (observation planes use one
     /// plane per role and side).
     const ROLES: &'static [&'static str];
+    /// How many of [`GamePosition::ROLES`] this position's game uses: all of them, except for
+    /// games read from rule files (their own pieces, up to 16, in one position type).
+    fn role_count(&self) -> usize {
+        Self::ROLES.len()
+    }
+    /// How many choices this position's game gives a move between two squares (see
+    /// [`GameMove::CHOICES`]): all of them, except for games read from rule files (1 plus
+    /// their largest promotion's pieces, up to 13, in one move type).
+    fn move_choices(&self) -> usize {
+        <Self::Move as GameMove>::CHOICES
+    }
     /// The piece on `square`: its owner and its role's index in [`GamePosition::ROLES`].
     fn piece_role(&self, square: Self::Square) -> Option<(Side, usize)>;
     /// Calls `visit` with every occupied square (ascending), its piece's owner and role index,

@@ -12,10 +12,14 @@ and a game that ends on the first agent's move would leave the second acting aft
 :class:`ChuheParallel` is the parallel form of a turn-based game instead: each step is one
 move, the action of the agent to move; the other agent's action is ignored (its mask is all
 zeros).
+
+Both take ``rules=DIR`` (or ``game="rules:DIR"``) to play a game read from rule files
+(docs/RULES.md) instead of a native one; :func:`chuhe.make_env` makes either.
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import numpy as np
@@ -46,13 +50,15 @@ class ChuheAEC(AECEnv):
         position: str | None = None,
         max_plies: int | None = None,
         render_mode: str | None = None,
+        rules: str | os.PathLike | None = None,
     ) -> None:
         super().__init__()
-        _checks.choice("game", game, _checks.GAMES)
+        game, short = _checks.rules_game(game, rules)
+        _checks.game_name(game)
         _checks.text("position", position)
         _checks.integer("max_plies", max_plies, 1, optional=True)
         _checks.choice("render_mode", render_mode, (None, "ansi", "rgb_array"))
-        self.game_name = game
+        self.game_name = short or game
         self.render_mode = render_mode
         self._args = (game, position, None, None, None, "first", max_plies)
         self._core = EnvCore(*self._args)
@@ -158,8 +164,9 @@ class ChuheParallel(ParallelEnv):
         position: str | None = None,
         max_plies: int | None = None,
         render_mode: str | None = None,
+        rules: str | os.PathLike | None = None,
     ) -> None:
-        self._aec = ChuheAEC(game, position, max_plies, render_mode)
+        self._aec = ChuheAEC(game, position, max_plies, render_mode, rules)
         self.render_mode = render_mode
         self.possible_agents = self._aec.possible_agents[:]
         self.agents: list[str] = []

@@ -67,6 +67,10 @@ pub struct Info {
     pub kinds: Vec<KindInfo>,
     /// The start position.
     pub start: Feen,
+    /// The choices of a move between two squares: 1 (no promotion, or the first choice of
+    /// a compulsory one) plus the most pieces a promotion may give (`Move::choice_index` is
+    /// below it).
+    pub choices: usize,
     pub(crate) squares: usize,
     pub(crate) styles: [Sin; 2],
     /// Face index (`rank × 12 + file`) → board index (`rank × files + file`), [`OFF`] off the board.
@@ -406,6 +410,12 @@ impl Info {
         }
         let side_key = zobrist.pop().unwrap_or(1);
         let name: &'static str = Box::leak(manifest.name.clone().into_boxed_str());
+        let choices = 1 + promos
+            .iter()
+            .flatten()
+            .map(|p| p.into.len())
+            .max()
+            .unwrap_or(0);
         Ok(Info {
             manifest,
             name,
@@ -414,6 +424,7 @@ impl Info {
             ranks,
             kinds,
             start,
+            choices,
             squares,
             styles,
             face_to_bit,

@@ -479,6 +479,14 @@ impl<B: Width> GamePosition for Position<B> {
         "role10", "role11", "role12", "role13", "role14", "role15",
     ];
 
+    fn role_count(&self) -> usize {
+        self.game.info.manifest.pieces.len()
+    }
+
+    fn move_choices(&self) -> usize {
+        self.game.info.choices
+    }
+
     fn piece_role(&self, square: Square) -> Option<(Side, usize)> {
         let k = self.kind_at(self.bit(square)?)?;
         let kind = &self.game.info.kinds[k];
