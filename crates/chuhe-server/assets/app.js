@@ -3286,6 +3286,11 @@
     }
     await refresh();
   }
+  function followRematch(id) {
+    if (play.following) return;
+    play.following = true;
+    location.assign(`/g/${id}`);
+  }
   function connect2() {
     const socket = new WebSocket(socketUrl(`/api/games/${play.id}/ws`));
     play.socket = socket;
@@ -3293,7 +3298,7 @@
       const message = JSON.parse(event.data);
       if (message.type === "state") render(message.state);
       else if (message.type === "error") onRefused(new ApiFailure(message.error.code, message.error.params || {}, message.error.message, 0));
-      else if (message.type === "ack" && message.rematch) location.assign(`/g/${message.rematch}`);
+      else if (message.type === "ack" && message.rematch) followRematch(message.rematch);
     });
     socket.addEventListener("close", () => {
       play.socket = null;
@@ -3324,7 +3329,7 @@
     const { type, ...body } = message;
     try {
       const state = await api("POST", `/api/games/${play.id}/${type}`, body);
-      if (type === "rematch" && state.rematch.game) return location.assign(`/g/${state.rematch.game}`);
+      if (type === "rematch" && state.rematch.game) return followRematch(state.rematch.game);
       render(state);
     } catch (e) {
       if (e instanceof ApiFailure) onRefused(e);
@@ -3391,10 +3396,7 @@
     rematchLink.hidden = !state.rematch.game;
     if (state.rematch.game) {
       rematchLink.href = `/g/${state.rematch.game}`;
-      if (state.you && before && !before.rematch.game && !play.following) {
-        play.following = true;
-        location.assign(rematchLink.href);
-      }
+      if (state.you && before && !before.rematch.game) followRematch(state.rematch.game);
     }
     $("#type-move").hidden = !can.move;
     $("#invite").hidden = !state.invite;
@@ -3585,8 +3587,15 @@
   var lobby = {
     socket: null,
     socketId: null,
-    seeks: []
+    seeks: [],
+    /** The game this page is already going to, once a seek or challenge became one. */
+    entering: null
   };
+  function enterGame(id) {
+    if (lobby.entering === id) return;
+    lobby.entering = id;
+    location.assign(`/g/${id}`);
+  }
   function section(id, title, ...children) {
     return h("section", { id, className: "panel" }, h("h2", {}, title), ...children);
   }
@@ -3809,7 +3818,7 @@
       if (m.type === "hello") lobby.socketId = m.socket;
       else if (m.type === "seeks") renderSeeks(m.seeks);
       else if (m.type === "challenges") renderChallenges(m.challenges);
-      else if (m.type === "start") location.assign(`/g/${m.game}`);
+      else if (m.type === "start") enterGame(m.game);
     });
     socket.addEventListener("close", () => {
       lobby.socket = null;
@@ -3851,7 +3860,7 @@
     $("#quick-error").textContent = "";
     try {
       const created = await api("POST", `/api/seeks/${id}/accept`, void 0, { "Idempotency-Key": idempotencyKey() });
-      location.assign(`/g/${created.game.id}`);
+      enterGame(created.game.id);
     } catch (e) {
       $("#quick-error").textContent = errorText(e);
     }
@@ -3880,7 +3889,7 @@
       const verb = async (v) => {
         try {
           const answer = await api("POST", `/api/challenges/${c.id}/${v}`, void 0, v === "accept" ? { "Idempotency-Key": idempotencyKey() } : {});
-          if (v === "accept") location.assign(`/g/${answer.game.id}`);
+          if (v === "accept") enterGame(answer.game.id);
           else loadChallenges();
         } catch (e) {
           $("#challenge-error").textContent = errorText(e);

@@ -293,6 +293,16 @@ async function join(code: string): Promise<void> {
   await refreshMe();
 }
 
+/**
+ * Goes to the rematch, once: it is announced both in the answer to the player who made it and
+ * in the game's next state, and a second navigation would cancel the first one.
+ */
+function followRematch(id: string): void {
+  if (play.following) return;
+  play.following = true;
+  location.assign(`/g/${id}`);
+}
+
 function connect(): void {
   const socket = new WebSocket(socketUrl(`/api/games/${play.id}/ws`));
   play.socket = socket;
@@ -300,7 +310,7 @@ function connect(): void {
     const message = JSON.parse(event.data);
     if (message.type === "state") render(message.state);
     else if (message.type === "error") onRefused(new ApiFailure(message.error.code, message.error.params || {}, message.error.message, 0));
-    else if (message.type === "ack" && message.rematch) location.assign(`/g/${message.rematch}`);
+    else if (message.type === "ack" && message.rematch) followRematch(message.rematch);
   });
   socket.addEventListener("close", () => {
     play.socket = null;
@@ -337,7 +347,7 @@ async function send(message: Message): Promise<void> {
   const { type, ...body } = message;
   try {
     const state = await api<GameState & { rematch: { game: string | null } }>("POST", `/api/games/${play.id}/${type}`, body);
-    if (type === "rematch" && state.rematch.game) return location.assign(`/g/${state.rematch.game}`);
+    if (type === "rematch" && state.rematch.game) return followRematch(state.rematch.game);
     render(state);
   } catch (e) {
     if (e instanceof ApiFailure) onRefused(e);
@@ -416,10 +426,7 @@ function render(state: GameState): void {
   if (state.rematch.game) {
     rematchLink.href = `/g/${state.rematch.game}`;
     // The players go to the rematch once it is made.
-    if (state.you && before && !before.rematch.game && !play.following) {
-      play.following = true;
-      location.assign(rematchLink.href);
-    }
+    if (state.you && before && !before.rematch.game) followRematch(state.rematch.game);
   }
   $("#type-move").hidden = !can.move;
   $("#invite").hidden = !state.invite;

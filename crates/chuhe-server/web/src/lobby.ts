@@ -51,7 +51,19 @@ const lobby = {
   socket: null as WebSocket | null,
   socketId: null as string | null,
   seeks: [] as Seek[],
+  /** The game this page is already going to, once a seek or challenge became one. */
+  entering: null as string | null,
 };
+
+/**
+ * Goes to game `id`, once: an accepted seek arrives both as the answer to the accept and
+ * on the lobby socket, and a second navigation would cancel the first one.
+ */
+function enterGame(id: string): void {
+  if (lobby.entering === id) return;
+  lobby.entering = id;
+  location.assign(`/g/${id}`);
+}
 
 function section(id: string, title: string, ...children: (Node | null)[]): HTMLElement {
   return h("section", { id, className: "panel" }, h("h2", {}, title), ...children);
@@ -287,7 +299,7 @@ function connectLobby(): void {
     if (m.type === "hello") lobby.socketId = m.socket;
     else if (m.type === "seeks") renderSeeks(m.seeks);
     else if (m.type === "challenges") renderChallenges(m.challenges);
-    else if (m.type === "start") location.assign(`/g/${m.game}`);
+    else if (m.type === "start") enterGame(m.game);
   });
   socket.addEventListener("close", () => {
     lobby.socket = null;
@@ -335,7 +347,7 @@ async function acceptSeek(id: string): Promise<void> {
   $("#quick-error").textContent = "";
   try {
     const created = await api("POST", `/api/seeks/${id}/accept`, undefined, { "Idempotency-Key": idempotencyKey() });
-    location.assign(`/g/${created.game.id}`);
+    enterGame(created.game.id);
   } catch (e) {
     $("#quick-error").textContent = errorText(e);
   }
@@ -369,7 +381,7 @@ function renderChallenges(challenges: Challenge[]): void {
     const verb = async (v: string) => {
       try {
         const answer = await api("POST", `/api/challenges/${c.id}/${v}`, undefined, v === "accept" ? { "Idempotency-Key": idempotencyKey() } : {});
-        if (v === "accept") location.assign(`/g/${answer.game.id}`);
+        if (v === "accept") enterGame(answer.game.id);
         else loadChallenges();
       } catch (e) {
         $("#challenge-error").textContent = errorText(e);
