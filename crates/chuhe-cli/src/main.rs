@@ -488,8 +488,12 @@ fn run(cli: Cli, out: &mut Output) -> Result<(), CliError> {
             record: Some(path),
             notation,
             game_index,
+            position,
             ..
-        } => records::replay_records(&path, game_index, notation, out),
+        } => {
+            let rules = position.rules.as_deref().map(rules_kind).transpose()?;
+            records::replay_records(&path, game_index, notation, rules, out)
+        }
         Command::Replay {
             record: None,
             game_index: _,

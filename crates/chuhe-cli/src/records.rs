@@ -103,6 +103,7 @@ impl Source {
     fn next(
         &mut self,
         wanted: impl Fn(usize) -> bool,
+        rules: &[chuhe::GameKind],
     ) -> Option<(usize, Result<Option<Item>, Refused>)> {
         match self {
             Source::Xqf(bytes) => {
@@ -158,7 +159,7 @@ impl Source {
                 let read = Pcn::from_json(&record.text)
                     .map_err(|e| pcn_refusal(&e, index, line, column))
                     .and_then(|pcn| {
-                        chuhe::record::game_of(&pcn)
+                        chuhe::record::game_of_among(&pcn, rules)
                             .map(|_| pcn)
                             .map_err(|e| Refused {
                                 game: index,
@@ -215,12 +216,13 @@ fn pcn_of(item: &Item) -> Pcn {
 fn for_each_game(
     path: &str,
     game_index: Option<u64>,
+    rules: &[chuhe::GameKind],
     mut each: impl FnMut(usize, &Item) -> Result<(), CliError>,
 ) -> Result<(), CliError> {
     let mut source = Source::open(path)?;
     let wanted = |i: usize| game_index.map_or(true, |n| n == i as u64);
     let (mut read, mut refused, mut seen) = (0usize, Vec::new(), 0usize);
-    while let Some((index, result)) = source.next(wanted) {
+    while let Some((index, result)) = source.next(wanted, rules) {
         seen = index;
         match result {
             Ok(None) => {}
@@ -319,7 +321,7 @@ pub fn convert_records(
         RecordFormat::Pgn => "pgn",
     };
     let mut written = 0usize;
-    for_each_game(path, game_index, |index, item| {
+    for_each_game(path, game_index, &[], |index, item| {
         let pcn = pcn_of(item);
         let text = match to {
             RecordFormat::Pcn => format!("{}\n", pcn.to_json_pretty()),
@@ -361,14 +363,17 @@ pub fn replay_records(
     path: &str,
     game_index: Option<u64>,
     notation: Notation,
+    rules: Option<chuhe::GameKind>,
     out: &mut Output,
 ) -> Result<(), CliError> {
-    for_each_game(path, game_index, |_, item| {
+    let rules: Vec<chuhe::GameKind> = rules.into_iter().collect();
+    for_each_game(path, game_index, &rules, |_, item| {
         let from_pcn;
         let recorded: &dyn AnyGame = match item {
             Item::Pgn(g) => g.game.as_ref(),
             Item::Pcn(p, _) => {
-                from_pcn = chuhe::record::game_of(p).map_err(|e| CliError::user(e.to_string()))?;
+                from_pcn = chuhe::record::game_of_among(p, &rules)
+                    .map_err(|e| CliError::user(e.to_string()))?;
                 from_pcn.as_ref()
             }
         };

@@ -170,13 +170,28 @@ fn two_engines_play_lantern_to_its_ends_in_a_match() {
     );
     let mut records = 0;
     for entry in std::fs::read_dir(&pcn).unwrap() {
-        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        let entry_path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&entry_path).unwrap();
         let record: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(record["meta"]["game"], "lantern");
         assert!(
             NATURAL.contains(&record["status"].as_str().unwrap()),
             "{text}"
         );
+        // The record reads back move by move with the game's directory, to the same end.
+        let file = entry_path.display().to_string();
+        let run = common::chuhe(&["replay", &file, "--rules", &dir]);
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+        let plies: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+        let last = plies.as_array().unwrap().last().unwrap().clone();
+        assert_eq!(last["status"], record["status"], "{file}");
+        assert_eq!(
+            plies.as_array().unwrap().len(),
+            record["moves"].as_array().unwrap().len() + 1
+        );
+        // Without it, the game's name is unknown, and said so.
+        let line = common::fails(&["replay", &file]);
+        assert!(line.contains("unknown game 'lantern'"), "{line}");
         records += 1;
     }
     let _ = std::fs::remove_dir_all(&pcn);

@@ -158,11 +158,11 @@ impl<P: GamePosition> DynGame for Game<P> {
 
     fn start(&self) -> (String, u32) {
         let s = self.start_position();
-        // A game read from rule files writes a FEN (for other programs) but reads only FEEN.
+        // FEN (what other programs read) when it says everything: a FEN has no hands.
         let text = s
             .to_text(PositionFormat::Fen)
             .ok()
-            .filter(|fen| P::from_text(fen, s.config()).is_ok())
+            .filter(|fen| P::from_text(fen, s.config()).is_ok_and(|p| p.to_feen() == s.to_feen()))
             .unwrap_or_else(|| s.to_feen());
         (text, s.halfmove())
     }

@@ -35,7 +35,10 @@ pub enum RecordError {
     #[error(transparent)]
     Pcn(#[from] PcnError),
     /// The metadata names a game chuhe does not know.
-    #[error("meta.game: unknown game '{0}' (expected xiongqi, xiangqi or xiangqi-capture)")]
+    #[error(
+        "meta.game: unknown game '{0}' (expected xiongqi, xiangqi, xiangqi-capture, or a game \
+         from rule files given with its directory)"
+    )]
     UnknownGame(String),
     /// The setup is not a position of the game.
     #[error("setup: {0}")]
@@ -67,13 +70,37 @@ pub fn read(json: &str) -> Result<Box<dyn AnyGame>, RecordError> {
 
 /// The game of a record already read (see [`read`]).
 pub fn game_of(pcn: &Pcn) -> Result<Box<dyn AnyGame>, RecordError> {
+    game_of_among(pcn, &[])
+}
+
+/// The game of a record that may also be one of `rules`, games read from rule files (their
+/// records name them in `meta.game`; a record without that key is of the only one given).
+///
+/// ```
+/// # let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../games/minixiangqi");
+/// let minixiangqi = chuhe::GameKind::Rules(chuhe::rules::load_dir(dir).unwrap());
+/// let record = r#"{"meta": {"game": "minixiangqi"}, "setup": "rchg^hcr/s1sss1s/7/7/7/S1SSS1S/RCHG^HCR / X/x",
+///                  "moves": [["d2-d3", 0]]}"#;
+/// let pcn = chuhe_notation::pcn::Pcn::from_json(record).unwrap();
+/// assert!(chuhe::record::game_of(&pcn).is_err());
+/// let game = chuhe::record::game_of_among(&pcn, &[minixiangqi]).unwrap();
+/// assert_eq!(game.moves_pmn(), ["d2-d3"]);
+/// ```
+pub fn game_of_among(pcn: &Pcn, rules: &[GameKind]) -> Result<Box<dyn AnyGame>, RecordError> {
     let kind = match pcn.meta.extra.get("game") {
         Some(name) => {
             let name = name.as_str().unwrap_or_default();
-            name.parse::<GameKind>()
-                .map_err(|_| RecordError::UnknownGame(name.to_string()))?
+            match rules.iter().find(|k| k.name() == name) {
+                Some(&kind) => kind,
+                None => name
+                    .parse::<GameKind>()
+                    .map_err(|_| RecordError::UnknownGame(name.to_string()))?,
+            }
         }
-        None => kind_of_setup(&pcn.setup),
+        None => match rules {
+            [only] => *only,
+            _ => kind_of_setup(&pcn.setup),
+        },
     };
     let mut game = start_of(kind, pcn)?;
     for (i, (text, _)) in pcn.moves.iter().enumerate() {

@@ -125,3 +125,78 @@ fn xiangqi_rules_directory_plays_as_the_native_code_in_random_games() {
     assert!(plies > 1000, "{plies} plies compared");
     assert!(ends > 0, "some games end ({ends})");
 }
+
+/// Every position of seeded random games, written in FEN and read back, is the same position
+/// (hands aside: FEN has none), for each shipped game whose pieces all have FEN letters.
+#[test]
+fn rules_positions_read_back_the_fen_they_write() {
+    for game in ["minixiangqi", "manchu", "shatranj", "makruk", "xiangqi"] {
+        let kind = rules_kind(game);
+        let mut read = 0;
+        for seed in 0..8u64 {
+            let mut rng = SmallRng::seed_from_u64(seed);
+            let mut g = kind.new_game("start").unwrap();
+            for _ in 0..120 {
+                let fen = g.to_text(chuhe::PositionFormat::Fen).unwrap();
+                let back = kind
+                    .new_game(&fen)
+                    .unwrap_or_else(|e| panic!("{game}: {fen}: {e}"));
+                let without_hands = |feen: String| {
+                    let f: Vec<&str> = feen.split(' ').collect();
+                    format!("{} {}", f[0], f[2])
+                };
+                assert_eq!(
+                    without_hands(back.to_feen()),
+                    without_hands(g.to_feen()),
+                    "{game}: {fen}"
+                );
+                assert_eq!(back.halfmove(), g.halfmove(), "{game}: {fen}");
+                read += 1;
+                let moves = sorted_moves(g.as_ref());
+                if moves.is_empty() || g.outcome().is_some() {
+                    break;
+                }
+                g.play_text(&moves[rng.gen_range(0..moves.len())], MoveNotation::Uci)
+                    .unwrap();
+            }
+        }
+        assert!(read > 100, "{game}: {read} positions");
+    }
+}
+
+/// A FEN that is not one of the game's positions is refused with the place and the reason.
+#[test]
+fn a_bad_fen_of_a_rules_game_is_refused_with_its_reason() {
+    let kind = rules_kind("minixiangqi");
+    let cases = [
+        ("rcnkncr/p1ppp1p/7/7/7/P1PPP1P w - - 0 1", "6 ranks"),
+        (
+            "rcnkncr/p1ppp1p/7/7/7/P1PPP1P/RCNKNCR x - - 0 1",
+            "side to move 'x'",
+        ),
+        (
+            "rcnkncr/p1ppp1p/7/7/7/P1PPP1P/RCNKNCQ w - - 0 1",
+            "'Q' is no piece's FEN letter",
+        ),
+        (
+            "rcnkncr/p1ppp1p/8/7/7/P1PPP1P/RCNKNCR w - - 0 1",
+            "more than 7 squares",
+        ),
+        (
+            "rcnkncr/p1ppp1p/6/7/7/P1PPP1P/RCNKNCR w - - 0 1",
+            "6 squares",
+        ),
+        (
+            "rcnkncr/p1ppp1p/7/7/7/P1PPP1P/RCNKNCR w - - x 1",
+            "'x' is not a count",
+        ),
+        ("rcn1ncr/p1ppp1p/7/7/7/P1PPP1P/RCNKNCR w - - 0 1", "royal"),
+    ];
+    for (fen, why) in cases {
+        let e = kind
+            .new_game(fen)
+            .err()
+            .unwrap_or_else(|| panic!("{fen} was read"));
+        assert!(e.to_string().contains(why), "{fen}: {e}");
+    }
+}

@@ -361,13 +361,20 @@ impl<B: Width> GamePosition for Position<B> {
         if text == "start" {
             return Ok(Position::start(config.0));
         }
+        let fen_letters = config.0.info.kinds.iter().all(|k| k.fen.is_some());
         if crate::text::is_keyword_like(text) {
             return Err(SetupError::UnknownKeyword {
                 word: chuhe_notation::error::shorten(text).into_owned(),
-                formats: "FEEN",
+                formats: if fen_letters { "FEN or FEEN" } else { "FEEN" },
             });
         }
-        Position::from_feen(config.0, text)
+        // A FEEN's second field is its hands, with a `/` between them; a FEN's the side to move.
+        let second = text.split_whitespace().nth(1);
+        if fen_letters && second.is_some_and(|f| !f.contains('/')) {
+            Position::from_fen(config.0, text)
+        } else {
+            Position::from_feen(config.0, text)
+        }
     }
 
     fn to_feen(&self) -> String {

@@ -9,7 +9,7 @@ use chuhe_notation::{Epin, Feen, Hand, Placement, Side, StyleTurn};
 use super::bits::Bits;
 use super::compile::{Compiled, CAPTURE, HOP, OFF, QUIET};
 use super::manifest::{CaptureTo, Facing, RoyalRule};
-use crate::setup_error::{Location, PositionError, Problem};
+use crate::setup_error::{FenSyntaxError, Location, PositionError, Problem};
 use crate::variant::GameSquare;
 use crate::{MoveList, SetupError};
 
@@ -284,6 +284,152 @@ impl<B: Bits> Position<B> {
     pub fn from_feen(game: &'static Compiled<B>, text: &str) -> Result<Position<B>, SetupError> {
         let feen = Feen::parse(text)?;
         Position::from_feen_value(game, &feen)
+    }
+
+    /// Reads a position in Fairy-Stockfish's FEN, as [`Position::to_fen`] writes it: pieces by
+    /// their manifest `fen` letters (a `~` after a letter, Fairy-Stockfish's mark of a promoted
+    /// piece, is read and dropped), the side to move, two fields chuhe's games do not use, the
+    /// half-move clock and the move number (both optional). FEN has no hands: a hand is empty.
+    ///
+    /// The position is then checked as a FEEN is ([`Position::from_feen`]).
+    pub fn from_fen(game: &'static Compiled<B>, text: &str) -> Result<Position<B>, SetupError> {
+        let info = &game.info;
+        let syntax =
+            |offset: usize, message: String| SetupError::Fen(FenSyntaxError { offset, message });
+        let fields: Vec<(usize, &str)> = text
+            .split(' ')
+            .scan(0, |at, f| {
+                let start = *at;
+                *at += f.len() + 1;
+                Some((start, f))
+            })
+            .filter(|(_, f)| !f.is_empty())
+            .collect();
+        let Some(&(_, board)) = fields.first() else {
+            return Err(syntax(0, "empty FEN".into()));
+        };
+        let (files, ranks) = (usize::from(info.files), usize::from(info.ranks));
+        let rows: Vec<&str> = board.split('/').collect();
+        if rows.len() != ranks {
+            return Err(syntax(
+                0,
+                format!("{} ranks; {} has {ranks}", rows.len(), info.name),
+            ));
+        }
+        let mut placement = Placement::empty(u16::from(info.files), u16::from(info.ranks));
+        let mut offset = 0;
+        for (row_index, row) in rows.iter().enumerate() {
+            let rank = ranks - 1 - row_index;
+            let mut file = 0usize;
+            let mut chars = row.char_indices().peekable();
+            while let Some((i, c)) = chars.next() {
+                let at = offset + i;
+                if let Some(d) = c.to_digit(10) {
+                    let mut n = d as usize;
+                    while let Some(&(_, next)) = chars.peek() {
+                        match next.to_digit(10) {
+                            Some(d) if n < 100 => {
+                                n = n * 10 + d as usize;
+                                chars.next();
+                            }
+                            _ => break,
+                        }
+                    }
+                    if n == 0 {
+                        return Err(syntax(at, "an empty run of 0 squares".into()));
+                    }
+                    file += n;
+                } else if c == '~' {
+                    continue;
+                } else {
+                    // One letter may stand for a piece and its implied change (Xiangqi's soldier
+                    // before and after the river): the one that can stand here.
+                    let bit = rank * files + file;
+                    let mut letters =
+                        (0..info.kinds.len()).filter(|&k| info.kinds[k].fen == Some(c));
+                    let Some(first) = letters.next() else {
+                        return Err(syntax(
+                            at,
+                            format!("'{c}' is no piece's FEN letter in {}", info.name),
+                        ));
+                    };
+                    let k = std::iter::once(first)
+                        .chain(letters)
+                        .find(|&k| file < files && info.stands[k * info.squares + bit])
+                        .unwrap_or(first);
+                    if file < files {
+                        let cell = chuhe_notation::Cell::new(file as u16, rank as u16);
+                        placement.set(cell, Some(Epin::native(info.kinds[k].pin)));
+                    }
+                    file += 1;
+                }
+                if file > files {
+                    return Err(syntax(
+                        at,
+                        format!("rank {} has more than {files} squares", rank + 1),
+                    ));
+                }
+            }
+            if file != files {
+                return Err(syntax(
+                    offset,
+                    format!(
+                        "rank {} has {file} squares; {} has {files}",
+                        rank + 1,
+                        info.name
+                    ),
+                ));
+            }
+            offset += row.len() + 1;
+        }
+        let turn = match fields.get(1) {
+            Some(&(_, "w")) => Side::First,
+            Some(&(_, "b")) => Side::Second,
+            Some(&(at, other)) => {
+                return Err(syntax(
+                    at,
+                    format!(
+                        "side to move '{}': w or b",
+                        chuhe_notation::error::shorten(other)
+                    ),
+                ))
+            }
+            None => return Err(syntax(text.len(), "no side to move (w or b)".into())),
+        };
+        if fields.len() > 6 {
+            return Err(syntax(fields[6].0, "more than six fields".into()));
+        }
+        let number = |index: usize, least: u32| -> Result<Option<u32>, SetupError> {
+            match fields.get(index) {
+                None => Ok(None),
+                Some(&(at, f)) => f
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|&n| n >= least)
+                    .map(Some)
+                    .ok_or_else(|| {
+                        syntax(
+                            at,
+                            format!(
+                                "'{}' is not a count (a whole number of at least {least})",
+                                chuhe_notation::error::shorten(f)
+                            ),
+                        )
+                    }),
+            }
+        };
+        let halfmove = number(4, 0)?;
+        number(5, 1)?;
+        let feen = Feen {
+            placement,
+            hands: [Hand::new(), Hand::new()],
+            style_turn: StyleTurn::new(info.styles[0], info.styles[1], turn),
+        };
+        let mut pos = Position::from_feen_value(game, &feen)?;
+        if let Some(h) = halfmove {
+            pos.halfmove = h;
+        }
+        Ok(pos)
     }
 
     fn from_feen_value(game: &'static Compiled<B>, feen: &Feen) -> Result<Position<B>, SetupError> {
