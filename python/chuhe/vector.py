@@ -15,6 +15,9 @@ The observation, reward and flag arrays returned by ``reset`` and ``step`` (and
 ``info["final_info"]["action_mask"]``) are the environment's own buffers, overwritten by
 the next step: copy them to keep them.
 ``info["action_mask"]`` is one ``int8[N, actions]`` array.
+The observations and ``info["action_mask"]`` are read-only views (NumPy refuses writes into
+them): each step clears only the entries the last one set, so a change made to them would
+stay in the next step's. ``np.array(obs)`` gives a copy to change.
 """
 
 from __future__ import annotations
@@ -103,6 +106,11 @@ class ChuheVectorEnv(VectorEnv):
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._obs = np.zeros((num_envs, planes, ranks, files), np.float32)
         self._mask = np.zeros((num_envs, actions), np.int8)
+        # What callers get: views they cannot write through (see the module's help).
+        self._obs_out = self._obs.view()
+        self._obs_out.flags.writeable = False
+        self._mask_out = self._mask.view()
+        self._mask_out.flags.writeable = False
         self._rewards = np.zeros(num_envs, np.float32)
         self._terminated = np.zeros(num_envs, np.bool_)
         self._truncated = np.zeros(num_envs, np.bool_)
@@ -150,7 +158,7 @@ class ChuheVectorEnv(VectorEnv):
         self._seeded = True
         position = _checks.reset_options(options)
         self._core.reset(core_seeds, self._obs, self._mask, position)
-        return self._obs, {"action_mask": self._mask, "_action_mask": self._all}
+        return self._obs_out, {"action_mask": self._mask_out, "_action_mask": self._all}
 
     def step(
         self, actions: np.ndarray
@@ -185,7 +193,7 @@ class ChuheVectorEnv(VectorEnv):
             self._final_obs,
             self._final_mask,
         )
-        info: dict[str, Any] = {"action_mask": self._mask, "_action_mask": self._all}
+        info: dict[str, Any] = {"action_mask": self._mask_out, "_action_mask": self._all}
         ended = self._terminated | self._truncated
         self._ended_rows = np.flatnonzero(ended)
         if self._ended_rows.size:
@@ -200,7 +208,7 @@ class ChuheVectorEnv(VectorEnv):
             info["_final_obs"] = ended.copy()
             info["final_info"] = final_info
             info["_final_info"] = ended.copy()
-        return self._obs, self._rewards, self._terminated, self._truncated, info
+        return self._obs_out, self._rewards, self._terminated, self._truncated, info
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of every environment, ``bool[N, actions]``."""
@@ -227,7 +235,7 @@ class ChuheVectorEnv(VectorEnv):
         if indices is not None:
             indices = [_checks.index("indices", i, self.num_envs) for i in indices]
         self._core.restore(list(state), self._obs, self._mask, indices)
-        return self._obs, {"action_mask": self._mask, "_action_mask": self._all}
+        return self._obs_out, {"action_mask": self._mask_out, "_action_mask": self._all}
 
     def clone(self) -> ChuheVectorEnv:
         """An independent copy at the same point of every episode (engine opponents start

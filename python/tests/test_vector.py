@@ -169,3 +169,40 @@ def test_sample_legal_actions_is_legal_seeded_and_uniform(game):
     assert counts[legal].sum() == 6400 and counts.sum() == 6400
     expected = 6400 / len(legal)
     assert counts[legal].min() > expected * 0.6 and counts[legal].max() < expected * 1.4
+
+
+@pytest.mark.parametrize("game", ["xiangqi", "xiongqi"])
+def test_observations_and_masks_are_whole_after_every_kind_of_write(game):
+    """Each step clears only what the last one set in the env's arrays; whatever wrote
+    there before (a step, an autoreset, a reset from a position, a restored state), they
+    must equal observations written whole, and callers cannot write into them."""
+    n, history = 6, 2
+    venv = ChuheVectorEnv(game, num_envs=n, max_plies=30, threads=2, history=history)
+    obs, info = venv.reset(seed=list(range(n)))
+
+    def check(obs, mask, what):
+        whole_obs, whole_mask = chuhe.observe(venv.get_state(), history=history)
+        assert np.array_equal(obs, whole_obs), what
+        assert np.array_equal(mask, whole_mask), what
+
+    check(obs, info["action_mask"], "reset")
+    with pytest.raises(ValueError, match="read-only"):
+        obs[0, 0, 0, 0] = 5.0
+    with pytest.raises(ValueError, match="read-only"):
+        info["action_mask"][0, 0] = 1
+    saved = venv.get_state()
+    ended = 0
+    for step in range(120):
+        obs, _, term, trunc, info = venv.step(venv.sample_legal_actions())
+        ended += int((term | trunc).sum())
+        check(obs, info["action_mask"], f"step {step}")
+        if step == 40:
+            obs, info = venv.set_state(saved[:2], indices=[3, 5])
+            check(obs, info["action_mask"], "set_state")
+        if step == 80:
+            game_ = chuhe.Game(game)
+            for _ in range(4):
+                game_.play_action(game_.legal_actions()[0])
+            obs, info = venv.reset(options={"position": game_})
+            check(obs, info["action_mask"], "reset from a game")
+    assert ended > n

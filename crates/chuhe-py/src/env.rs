@@ -264,6 +264,9 @@ pub trait DynEnv: Send {
     fn pieces(&self) -> Vec<(usize, u8, usize)>;
     /// Writes the observation and mask of the current position.
     fn current(&self, obs: &mut [f32], mask: &mut [i8]);
+    /// Says whether the next calls give this environment the buffers of the last one, which
+    /// nothing else wrote meanwhile (see [`Marks`]); `false` makes the next write whole.
+    fn keep_buffers(&mut self, kept: bool);
     /// A copy: the same settings and episode (an engine opponent starts with an empty hash
     /// table).
     fn clone_box(&self) -> Box<dyn DynEnv>;
@@ -342,6 +345,11 @@ pub struct Env<P: GamePosition> {
     max_plies: Option<usize>,
     /// Earlier positions shown in the observation (their piece planes).
     history: usize,
+    /// Is this environment given the same observation and mask buffers on every call, which
+    /// nothing else writes (a vector env's)? Then a write clears only what the last one set.
+    kept: bool,
+    obs_marks: Marks,
+    mask_marks: Marks,
 }
 
 /// The sizes of a game's observation and action encoding: its board, its roles and the
@@ -478,9 +486,66 @@ pub fn decode_action<P: GamePosition>(layout: Layout, action: i64, side: Side) -
 /// of `layout`.
 #[inline(always)]
 pub fn write_mask<P: GamePosition>(layout: Layout, legal: &[P::Move], side: Side, mask: &mut [i8]) {
-    mask.fill(0);
-    for &m in legal {
-        mask[encode_move::<P>(layout, m, side)] = 1;
+    write_mask_over::<P>(layout, legal, side, mask, None);
+}
+
+/// The entries a write set in a buffer, so that the next write into the same buffer clears
+/// only those instead of the whole buffer (most of an action mask or a piece plane is zero).
+/// `valid` is false until a whole write, and whenever the buffer may hold something else.
+#[derive(Clone, Debug, Default)]
+pub struct Marks {
+    valid: bool,
+    set: Vec<u32>,
+}
+
+impl Marks {
+    /// Zeroes what the last write set, if the marks are valid (else the whole `buffer`), and
+    /// starts recording anew.
+    fn clear<T: Copy + Default>(&mut self, buffer: &mut [T]) {
+        if self.valid {
+            let zero = T::default();
+            for &i in &self.set {
+                buffer[i as usize] = zero;
+            }
+        } else {
+            buffer.fill(T::default());
+        }
+        self.set.clear();
+        self.valid = true;
+    }
+
+    fn put<T: Copy>(&mut self, buffer: &mut [T], index: usize, value: T) {
+        buffer[index] = value;
+        self.set.push(index as u32);
+    }
+
+    /// The buffer may hold something else: the next write clears it whole.
+    pub fn forget(&mut self) {
+        self.valid = false;
+    }
+}
+
+/// [`write_mask`]; with `marks`, `mask` holds what the last write with these marks left.
+fn write_mask_over<P: GamePosition>(
+    layout: Layout,
+    legal: &[P::Move],
+    side: Side,
+    mask: &mut [i8],
+    marks: Option<&mut Marks>,
+) {
+    match marks {
+        None => {
+            mask.fill(0);
+            for &m in legal {
+                mask[encode_move::<P>(layout, m, side)] = 1;
+            }
+        }
+        Some(marks) => {
+            marks.clear(mask);
+            for &m in legal {
+                marks.put(mask, encode_move::<P>(layout, m, side), 1);
+            }
+        }
     }
 }
 
@@ -492,15 +557,40 @@ pub fn write_observation<P: GamePosition>(
     history: usize,
     obs: &mut [f32],
 ) {
+    write_observation_over(game, me, history, obs, None);
+}
+
+/// [`write_observation`]; with `marks`, `obs` holds what the last write with these marks
+/// left, and only the piece cells it set are cleared.
+fn write_observation_over<P: GamePosition>(
+    game: &Game<P>,
+    me: Side,
+    history: usize,
+    obs: &mut [f32],
+    mut marks: Option<&mut Marks>,
+) {
     let pos = game.position();
     let layout = Layout::of(pos);
     let n = layout.squares();
     let roles = layout.roles;
-    // The piece planes are cleared; the last two are filled whole below.
-    obs[..2 * roles * n].fill(0.0);
+    let per = 2 * roles * n;
+    let base = (2 * roles + 2) * n;
+    // The piece planes (this position's and the earlier ones') are cleared; the two planes
+    // between them are filled whole below.
+    match marks.as_deref_mut() {
+        Some(marks) => marks.clear(obs),
+        None => {
+            obs[..per].fill(0.0);
+            obs[base..base + history * per].fill(0.0);
+        }
+    }
+    let mut put = |obs: &mut [f32], index: usize| match marks.as_deref_mut() {
+        Some(marks) => marks.put(obs, index, 1.0),
+        None => obs[index] = 1.0,
+    };
     pos.for_each_piece(|sq, side, role| {
         let plane = if side == me { role } else { roles + role };
-        obs[plane * n + layout.view(layout.index(sq), me)] = 1.0;
+        put(obs, plane * n + layout.view(layout.index(sq), me));
     });
     let earlier = game.history().occurrences(pos).count().saturating_sub(1);
     let rep = earlier.min(3) as f32 / 3.0;
@@ -508,16 +598,13 @@ pub fn write_observation<P: GamePosition>(
     let clock = pos.halfmove().min(200) as f32 / 200.0;
     obs[(2 * roles + 1) * n..(2 * roles + 2) * n].fill(clock);
     // The earlier positions, latest first, from the same view; zeros before the start.
-    let per = 2 * roles * n;
-    let base = (2 * roles + 2) * n;
     let positions = game.positions();
     for j in 1..=history {
-        let out = &mut obs[base + (j - 1) * per..base + j * per];
-        out.fill(0.0);
+        let at = base + (j - 1) * per;
         if let Some(i) = positions.len().checked_sub(1 + j) {
             positions[i].for_each_piece(|sq, side, role| {
                 let plane = if side == me { role } else { roles + role };
-                out[plane * n + layout.view(layout.index(sq), me)] = 1.0;
+                put(obs, at + plane * n + layout.view(layout.index(sq), me));
             });
         }
     }
@@ -546,6 +633,9 @@ impl<P: GamePosition> Env<P> {
             agent_side,
             max_plies,
             history,
+            kept: false,
+            obs_marks: Marks::default(),
+            mask_marks: Marks::default(),
         };
         env.refresh();
         env
@@ -570,10 +660,18 @@ impl<P: GamePosition> Env<P> {
         decode_action::<P>(self.layout(), action, self.ep.game.position().turn())
     }
 
-    fn write(&self, obs: &mut [f32], mask: &mut [i8]) {
+    /// Writes the observation and mask of the current position; into kept buffers, over
+    /// what the last write left there.
+    fn write(&mut self, obs: &mut [f32], mask: &mut [i8]) {
         let side = self.ep.game.position().turn();
-        write_observation(&self.ep.game, side, self.history, obs);
-        write_mask::<P>(self.layout(), &self.ep.legal, side, mask);
+        let layout = self.layout();
+        let (obs_marks, mask_marks) = if self.kept {
+            (Some(&mut self.obs_marks), Some(&mut self.mask_marks))
+        } else {
+            (None, None)
+        };
+        write_observation_over(&self.ep.game, side, self.history, obs, obs_marks);
+        write_mask_over::<P>(layout, &self.ep.legal, side, mask, mask_marks);
     }
 
     fn write_obs(&self, me: Side, obs: &mut [f32]) {
@@ -854,7 +952,17 @@ impl<P: GamePosition> DynEnv for Env<P> {
     }
 
     fn current(&self, obs: &mut [f32], mask: &mut [i8]) {
-        self.write(obs, mask);
+        let side = self.ep.game.position().turn();
+        write_observation(&self.ep.game, side, self.history, obs);
+        write_mask::<P>(self.layout(), &self.ep.legal, side, mask);
+    }
+
+    fn keep_buffers(&mut self, kept: bool) {
+        if !kept {
+            self.obs_marks.forget();
+            self.mask_marks.forget();
+        }
+        self.kept = kept;
     }
 
     fn clone_box(&self) -> Box<dyn DynEnv> {
@@ -865,6 +973,9 @@ impl<P: GamePosition> DynEnv for Env<P> {
             agent_side: self.agent_side,
             max_plies: self.max_plies,
             history: self.history,
+            kept: false,
+            obs_marks: Marks::default(),
+            mask_marks: Marks::default(),
         })
     }
 

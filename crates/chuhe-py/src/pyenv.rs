@@ -590,6 +590,26 @@ pub struct VecCore {
     threads: usize,
     /// `threads - 1` workers, started once (the calling thread is the other one).
     pool: Pool,
+    /// The addresses of the observation and mask arrays of the last call that wrote them:
+    /// when the next call gives the same ones (`chuhe.vector` always does, and hands out
+    /// read-only views of them), each environment clears only what it wrote there.
+    kept_at: Option<(usize, usize)>,
+}
+
+/// Tells every environment whether `obs` and `mask` are the arrays of the last call, and
+/// remembers them.
+fn keep_buffers(
+    envs: &mut [Box<dyn DynEnv>],
+    kept_at: &mut Option<(usize, usize)>,
+    obs: &[f32],
+    mask: &[i8],
+) {
+    let at = (obs.as_ptr() as usize, mask.as_ptr() as usize);
+    let same = *kept_at == Some(at);
+    for env in envs {
+        env.keep_buffers(same);
+    }
+    *kept_at = Some(at);
 }
 
 /// A run of environments with their parts of the arrays (the step's outputs empty in
@@ -789,6 +809,7 @@ impl VecCore {
             spec,
             threads,
             pool: Pool::new(threads - 1),
+            kept_at: None,
         })
     }
 
@@ -822,6 +843,7 @@ impl VecCore {
         let mb = buffer::<i8>(mask, n * s.actions, "mask")?;
         // SAFETY: the buffers are held for the call and are distinct arrays.
         let (o, m) = unsafe { (items(&ob), items(&mb)) };
+        keep_buffers(envs, &mut self.kept_at, o, m);
         let (threads, pool) = (self.threads, &mut self.pool);
         let seeds = &seeds;
         let start = &start;
@@ -870,6 +892,7 @@ impl VecCore {
         // SAFETY: the buffers are held for the call; the caller passes distinct arrays.
         let (a, o, m) = unsafe { (items(&ab), items(&ob), items(&mb)) };
         let a: &[i64] = a;
+        keep_buffers(envs, &mut self.kept_at, o, m);
         if let Some(i) = envs.iter().position(|e| e.done()) {
             // Only a restored state can be finished (episodes that end restart at once).
             return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
@@ -997,11 +1020,14 @@ impl VecCore {
         // SAFETY: the buffers are held for the call and are distinct arrays.
         let (o, m) = unsafe { (items(&ob), items(&mb)) };
         let (ol, ml) = (s.obs_len(), s.actions);
+        keep_buffers(envs, &mut self.kept_at, o, m);
         for (&i, st) in indices.iter().zip(&states) {
             let env = &mut envs[i];
             env.restore(st.episode.as_ref())
                 .map_err(PyValueError::new_err)?;
             env.current(&mut o[i * ol..(i + 1) * ol], &mut m[i * ml..(i + 1) * ml]);
+            // Written whole, without marks: its next write is whole too.
+            env.keep_buffers(false);
         }
         Ok(())
     }
