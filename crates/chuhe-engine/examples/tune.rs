@@ -3,6 +3,7 @@
 //!
 //! ```text
 //! cargo run --release -p chuhe-engine --example tune -- --game xiangqi --games 2000
+//! cargo run --release -p chuhe-engine --example tune -- --rules games/shatranj --games 400 --epochs 400
 //! ```
 
 use std::fs::{self, File};
@@ -11,12 +12,18 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use chuhe::{xiangqi, xiongqi, GameKind};
+use chuhe::rules::{self, RulesHandle, Width};
+use chuhe::{xiangqi, xiongqi, GameKind, GamePosition};
 use chuhe_engine::eval::tune::{self, Dataset, OptimiseSettings, PlaySettings, QuietSample};
-use chuhe_engine::eval::{Block, Evaluation, Weight};
+use chuhe_engine::eval::{Accumulator, Block, Evaluation, Weight};
 
 const USAGE: &str = "\
 usage: tune --game xiangqi|xiongqi [options]
+       tune --rules DIR [--games N --nodes N --random-plies A-B --seed N --data PATH --append
+                         --epochs N --lr X --l2 X --validation N --no-write]
+
+  --rules DIR           a game read from rule files: learns its pieces' values and its
+                        mobility weight, written into DIR/rules.json (docs/TUNING.md)
 
   --init                write the hand-set weights to the weights file and stop
   --bench-eval          time the evaluation on positions of random games and stop
@@ -46,6 +53,7 @@ usage: tune --game xiangqi|xiongqi [options]
 
 struct Args {
     game: GameKind,
+    rules_dir: Option<PathBuf>,
     init: bool,
     bench: bool,
     games: u64,
@@ -71,6 +79,7 @@ struct Args {
 fn parse_args() -> Result<Args, String> {
     let mut a = Args {
         game: GameKind::Xiangqi,
+        rules_dir: None,
         init: false,
         bench: false,
         games: 0,
@@ -101,6 +110,7 @@ fn parse_args() -> Result<Args, String> {
         }
         match flag.as_str() {
             "--game" => game = Some(value()?),
+            "--rules" => a.rules_dir = Some(PathBuf::from(value()?)),
             "--init" => a.init = true,
             "--bench-eval" => a.bench = true,
             "--games" => a.games = num(&flag, value()?)?,
@@ -134,11 +144,17 @@ fn parse_args() -> Result<Args, String> {
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
-    a.game = match game.as_deref() {
-        Some("xiangqi") => GameKind::Xiangqi,
-        Some("xiongqi") => GameKind::Xiongqi,
-        Some(g) => return Err(format!("--game: {g:?} is not xiangqi or xiongqi")),
-        None => return Err("--game is required".into()),
+    a.game = match (game.as_deref(), &a.rules_dir) {
+        (Some(_), Some(_)) => return Err("--game and --rules: give one of them".into()),
+        (None, Some(dir)) => {
+            GameKind::Rules(rules::load_dir(dir).map_err(|e| format!("--rules: {e}"))?)
+        }
+        (game, None) => match game {
+            Some("xiangqi") => GameKind::Xiangqi,
+            Some("xiongqi") => GameKind::Xiongqi,
+            Some(g) => return Err(format!("--game: {g:?} is not xiangqi or xiongqi")),
+            None => return Err("--game or --rules is required".into()),
+        },
     };
     Ok(a)
 }
@@ -155,6 +171,7 @@ fn main() -> ExitCode {
         }
     };
     let result = match args.game {
+        GameKind::Rules(handle) => run_rules(&args, handle),
         _ if args.dump_net.is_some() => dump_net(&args),
         GameKind::Xiongqi => run::<xiongqi::Position>(&args, ()),
         _ => run::<xiangqi::Position>(&args, xiangqi::RuleSet::Standard),
@@ -281,6 +298,67 @@ fn bench_eval<P: Evaluation>(config: P::Config) {
     );
 }
 
+/// Plays `args.games` self-play games of `args.game` into the data file (appended with
+/// `--append`, the game numbers going on).
+fn generate_data(
+    args: &Args,
+    name: &str,
+    data_path: &std::path::Path,
+    settings: &PlaySettings,
+) -> Result<(), String> {
+    if let Some(dir) = data_path.parent() {
+        fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    let first_game = if args.append && data_path.exists() {
+        let file = File::open(&data_path).map_err(|e| format!("{}: {e}", data_path.display()))?;
+        tune::next_game_number(BufReader::new(file))
+            .map_err(|e| format!("{}: {e}", data_path.display()))?
+    } else {
+        0
+    };
+    let file = fs::OpenOptions::new()
+        .create(true)
+        .write(true)
+        .append(args.append)
+        .truncate(!args.append)
+        .open(&data_path)
+        .map_err(|e| format!("{}: {e}", data_path.display()))?;
+    let mut out = BufWriter::new(file);
+    eprintln!(
+        "generating {} {name} games at {} nodes per move into {}",
+        args.games,
+        args.nodes,
+        data_path.display()
+    );
+    let stats = tune::generate(
+        args.game,
+        first_game,
+        args.games,
+        &settings,
+        args.seed,
+        &mut out,
+        |s| {
+            if s.games % 50 == 0 {
+                eprintln!(
+                    "  {} games, {} positions, results +{} ={} -{}, {:.0} s",
+                    s.games, s.positions, s.results[0], s.results[1], s.results[2], s.seconds
+                );
+            }
+        },
+    )
+    .map_err(|e| format!("{}: {e}", data_path.display()))?;
+    eprintln!(
+        "generated {} games, {} positions (first player +{} ={} -{}) in {:.0} s",
+        stats.games,
+        stats.positions,
+        stats.results[0],
+        stats.results[1],
+        stats.results[2],
+        stats.seconds
+    );
+    Ok(())
+}
+
 fn run<P: Evaluation>(args: &Args, config: P::Config) -> Result<(), String> {
     let name = P::MODULE;
     if args.init {
@@ -305,57 +383,7 @@ fn run<P: Evaluation>(args: &Args, config: P::Config) -> Result<(), String> {
     };
 
     if args.games > 0 {
-        if let Some(dir) = data_path.parent() {
-            fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        }
-        let first_game = if args.append && data_path.exists() {
-            let file =
-                File::open(&data_path).map_err(|e| format!("{}: {e}", data_path.display()))?;
-            tune::next_game_number(BufReader::new(file))
-                .map_err(|e| format!("{}: {e}", data_path.display()))?
-        } else {
-            0
-        };
-        let file = fs::OpenOptions::new()
-            .create(true)
-            .write(true)
-            .append(args.append)
-            .truncate(!args.append)
-            .open(&data_path)
-            .map_err(|e| format!("{}: {e}", data_path.display()))?;
-        let mut out = BufWriter::new(file);
-        eprintln!(
-            "generating {} {name} games at {} nodes per move into {}",
-            args.games,
-            args.nodes,
-            data_path.display()
-        );
-        let stats = tune::generate(
-            args.game,
-            first_game,
-            args.games,
-            &settings,
-            args.seed,
-            &mut out,
-            |s| {
-                if s.games % 50 == 0 {
-                    eprintln!(
-                        "  {} games, {} positions, results +{} ={} -{}, {:.0} s",
-                        s.games, s.positions, s.results[0], s.results[1], s.results[2], s.seconds
-                    );
-                }
-            },
-        )
-        .map_err(|e| format!("{}: {e}", data_path.display()))?;
-        eprintln!(
-            "generated {} games, {} positions (first player +{} ={} -{}) in {:.0} s",
-            stats.games,
-            stats.positions,
-            stats.results[0],
-            stats.results[1],
-            stats.results[2],
-            stats.seconds
-        );
+        generate_data(args, name, &data_path, &settings)?;
     }
 
     let mut newest: Option<Vec<Weight>> = None;
@@ -494,6 +522,158 @@ fn run<P: Evaluation>(args: &Args, config: P::Config) -> Result<(), String> {
             score.elo(),
             t0.elapsed().as_secs_f64()
         );
+    }
+    Ok(())
+}
+
+/// `--rules DIR`: self-play data of a game read from rule files, and the fit of its linear
+/// evaluation (the pieces' values and the mobility weight), written into `DIR/rules.json`.
+fn run_rules(args: &Args, handle: RulesHandle) -> Result<(), String> {
+    let refused = [
+        (args.init, "--init"),
+        (args.bench, "--bench-eval"),
+        (args.dump_net.is_some(), "--dump-net"),
+        (!args.only.is_empty(), "--only"),
+        (args.pairs > 0, "--match (play the tuned directory against a copy of the old one with chuhe match, docs/TUNING.md)"),
+        (args.score_weight > 0.0, "--score-weight"),
+        (args.from_initial, "--from-initial"),
+        (args.against_compiled, "--against-compiled"),
+    ];
+    if let Some((_, flag)) = refused.iter().find(|(given, _)| *given) {
+        return Err(format!("--rules: {flag} is for the native games only"));
+    }
+    let name = handle.name();
+    let data_path = args.data.clone().unwrap_or_else(|| {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../target/tune")
+            .join(format!("{name}.txt"))
+    });
+    let settings = PlaySettings {
+        nodes: args.nodes,
+        random_plies: args.random,
+        ..PlaySettings::default()
+    };
+    if args.games > 0 {
+        generate_data(args, name, &data_path, &settings)?;
+    }
+    if args.epochs == 0 {
+        return Ok(());
+    }
+    match handle {
+        RulesHandle::Narrow(game) => fit_rules(args, game, &data_path),
+        RulesHandle::Broad(game) => fit_rules(args, game, &data_path),
+        RulesHandle::Wide(game) => fit_rules(args, game, &data_path),
+    }
+}
+
+fn fit_rules<B: Width>(
+    args: &Args,
+    game: &'static rules::Compiled<B>,
+    data_path: &std::path::Path,
+) -> Result<(), String> {
+    use chuhe_engine::rules_game;
+    let start = rules::Position::start(game);
+    let params = rules_game::parameters(&start);
+    let t0 = Instant::now();
+    let file = File::open(data_path).map_err(|e| format!("{}: {e}", data_path.display()))?;
+    let data = Dataset::load_with(
+        BufReader::new(file),
+        start.config(),
+        args.validation,
+        params,
+        1,
+        |leaf: &rules::Position<B>, fv| {
+            rules_game::terms(leaf, |p, c| fv.add(p, c));
+            1
+        },
+    )
+    .map_err(|e| format!("{}: {e}", data_path.display()))?;
+    eprintln!(
+        "loaded {} lines: {} training and {} validation positions ({} skipped, {} resolved by captures) in {:.1} s",
+        data.lines,
+        data.training_len(),
+        data.validation_len(),
+        data.skipped,
+        data.resolved,
+        t0.elapsed().as_secs_f64()
+    );
+    if data.training_len() == 0 {
+        return Err(format!("{}: no usable position", data_path.display()));
+    }
+    let manifest = &game.info.manifest;
+    let start_int: Vec<Weight> = rules_game::parameter_values(&start)
+        .into_iter()
+        .map(|v| [v, v])
+        .collect();
+    // The royal pieces' values are not the evaluation's (their loss ends the game).
+    let mut free: Vec<bool> = manifest.pieces.iter().map(|p| !p.royal).collect();
+    free.push(true);
+    let w0 = tune::to_float(&start_int);
+    let k = tune::fit_k(&data, &w0);
+    let before = (data.mse(&w0, k, false), data.mse(&w0, k, true));
+    eprintln!(
+        "K = {k:.4}; MSE before: training {:.6}, validation {:.6}",
+        before.0, before.1
+    );
+    let opt = OptimiseSettings {
+        epochs: args.epochs,
+        learning_rate: args.lr,
+        l2: args.l2,
+        free,
+    };
+    let found = tune::optimise(&data, &w0, k, &opt, |epoch, train, validation| {
+        if epoch % 200 == 0 || epoch == args.epochs {
+            eprintln!("  epoch {epoch}: MSE training {train:.6}, validation {validation:.6}");
+        }
+    });
+    // Only the middlegame half is used (no phases); the mobility weight stays in the
+    // manifest's range.
+    let mut tuned: Vec<i32> = tune::to_int(&found.weights).iter().map(|w| w[0]).collect();
+    if let Some(m) = tuned.last_mut() {
+        *m = (*m).clamp(0, 1000);
+    }
+    let rounded: Vec<[f64; 2]> = tuned.iter().map(|&v| [f64::from(v); 2]).collect();
+    let after = (data.mse(&rounded, k, false), data.mse(&rounded, k, true));
+    eprintln!(
+        "kept the weights of epoch {}; MSE after: training {:.6}, validation {:.6}",
+        found.epoch, after.0, after.1
+    );
+    let mut values = Vec::new();
+    for (piece, (&old, &new)) in manifest
+        .pieces
+        .iter()
+        .zip(start_int.iter().map(|w| &w[0]).zip(&tuned))
+    {
+        if !piece.royal {
+            println!(
+                "{:>4} {:<28} {old:>6} -> {new:>6}",
+                piece.pin.to_string(),
+                piece.name
+            );
+            values.push((piece.pin.to_string(), new));
+        }
+    }
+    let mobility = *tuned.last().unwrap_or(&manifest.mobility);
+    println!(
+        "     {:<28} {:>6} -> {mobility:>6}",
+        "mobility (per move)", manifest.mobility
+    );
+    if args.write {
+        let Some(dir) = &args.rules_dir else {
+            return Ok(());
+        };
+        let path = dir.join(rules::MANIFEST_FILE);
+        let text = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let asked: Vec<(&str, i32)> = values.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+        let out = rules::manifest::with_engine_values(
+            &path.display().to_string(),
+            &text,
+            &asked,
+            mobility,
+        )
+        .map_err(|e| e.to_string())?;
+        fs::write(&path, out).map_err(|e| format!("{}: {e}", path.display()))?;
+        eprintln!("wrote {}", path.display());
     }
     Ok(())
 }

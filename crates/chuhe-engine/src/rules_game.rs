@@ -1,15 +1,14 @@
 //! The engine on games read from rule files: [`SearchGame`] for the generic position, with a
 //! generic evaluation — material by the manifest's piece values, and mobility (pseudo-legal
-//! moves of each side, 4 centipawns each).
+//! moves of each side, the manifest's `mobility` centipawns each, 4 unless it says). Both are
+//! linear, so the Texel tuner learns them from self-play (`examples/tune.rs --rules DIR`,
+//! docs/TUNING.md).
 
 use chuhe::rules::{Move, Moves, Position, Square, Width};
 use chuhe::{GameMove, GamePosition, Side};
 
 use crate::game::{HistoryRule, NodeOutcome, SearchGame, TERMINAL_VALUE};
 use crate::Networks;
-
-/// Centipawns per pseudo-legal move.
-const MOBILITY: i32 = 4;
 
 fn value<B: Width>(pos: &Position<B>, kind: usize) -> i32 {
     let k = &pos.game().info.kinds[kind];
@@ -20,21 +19,56 @@ fn value<B: Width>(pos: &Position<B>, kind: usize) -> i32 {
     }
 }
 
-/// The generic evaluation, from the side to move's point of view.
-pub fn evaluate<B: Width>(pos: &Position<B>) -> i32 {
+/// The parameters of a game's evaluation, for tuning: one per piece of the manifest (its
+/// value; by role index, royal pieces unused), then the mobility weight.
+pub fn parameters<B: Width>(pos: &Position<B>) -> usize {
+    pos.game().info.manifest.pieces.len() + 1
+}
+
+/// The parameter values the game's files give (see [`parameters`]).
+pub fn parameter_values<B: Width>(pos: &Position<B>) -> Vec<i32> {
+    let manifest = &pos.game().info.manifest;
+    let mut values: Vec<i32> = manifest.pieces.iter().map(|p| p.value).collect();
+    values.push(manifest.mobility);
+    values
+}
+
+/// The evaluation's terms, first player's view: `term(parameter, count)` for each piece's
+/// value (+1 for a first player's piece, −1 for a second's) and for mobility (the difference
+/// of the sides' pseudo-legal moves). The evaluation and the tuner both read this.
+#[inline]
+pub fn terms<B: Width>(pos: &Position<B>, mut term: impl FnMut(usize, i32)) {
     let info = &pos.game().info;
-    let mut score = 0;
     for (_, k) in pos.pieces() {
         let kind = &info.kinds[k];
         if !kind.royal {
-            score += if kind.side == Side::First {
-                kind.value
-            } else {
-                -kind.value
-            };
+            term(kind.role, if kind.side == Side::First { 1 } else { -1 });
         }
     }
-    score += MOBILITY * (pos.mobility(Side::First) as i32 - pos.mobility(Side::Second) as i32);
+    let mobility = pos.mobility(Side::First) as i32 - pos.mobility(Side::Second) as i32;
+    term(info.manifest.pieces.len(), mobility);
+}
+
+/// The generic evaluation, from the side to move's point of view.
+///
+/// ```
+/// # let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../games/minixiangqi");
+/// let game = chuhe::rules::load_dir(dir).unwrap();
+/// let chuhe::rules::RulesHandle::Narrow(compiled) = game else { unreachable!() };
+/// let start = chuhe::rules::Position::start(compiled);
+/// // The start is symmetric: material and mobility cancel.
+/// assert_eq!(chuhe_engine::rules_game::evaluate(&start), 0);
+/// ```
+pub fn evaluate<B: Width>(pos: &Position<B>) -> i32 {
+    let manifest = &pos.game().info.manifest;
+    let mut score = 0;
+    terms(pos, |parameter, count| {
+        let weight = match manifest.pieces.get(parameter) {
+            Some(piece) => piece.value,
+            None => manifest.mobility,
+        };
+        score += weight * count;
+    });
     if pos.turn() == Side::First {
         score
     } else {

@@ -205,3 +205,68 @@ fn the_shipped_games_ggn_files_are_the_tools_output() {
         rules::load_dir(&dir).unwrap_or_else(|e| panic!("{e}"));
     }
 }
+
+/// The tuner's rewrite of a manifest changes the values asked for and adds or changes
+/// `mobility`, nothing else; a piece the manifest does not have is an error naming it.
+#[test]
+fn the_tuner_rewrites_only_the_engine_values() {
+    use chuhe::rules::manifest::{with_engine_values, Manifest};
+    for game in [
+        "minixiangqi",
+        "manchu",
+        "shatranj",
+        "makruk",
+        "xiangqi",
+        "xiongqi",
+    ] {
+        let path = format!(
+            "{}/../../games/{game}/rules.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let text = std::fs::read_to_string(&path).unwrap();
+        let original = Manifest::from_json("rules.json", &text).unwrap();
+        let values: Vec<(String, i32)> = original
+            .pieces
+            .iter()
+            .filter(|p| !p.royal)
+            .map(|p| (p.pin.to_string(), p.value + 7))
+            .collect();
+        let asked: Vec<(&str, i32)> = values.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+        let tuned = with_engine_values("rules.json", &text, &asked, 9)
+            .unwrap_or_else(|e| panic!("{game}: {e}"));
+        let m = Manifest::from_json("rules.json", &tuned).unwrap();
+        assert_eq!(m.mobility, 9, "{game}");
+        for (before, after) in original.pieces.iter().zip(&m.pieces) {
+            let want = if before.royal {
+                before.value
+            } else {
+                before.value + 7
+            };
+            assert_eq!(after.value, want, "{game} {}", before.pin);
+        }
+        // Only numbers and one added line changed: the rest of the text is as it was.
+        let strip = |t: &str| -> String {
+            t.lines()
+                .filter(|l| !l.contains("\"mobility\""))
+                .collect::<String>()
+                .chars()
+                .filter(|c| !c.is_ascii_digit() && *c != '-')
+                .collect()
+        };
+        assert_eq!(strip(&tuned), strip(&text), "{game}");
+        // Again on the tuned text: `mobility` is now replaced, not added.
+        let again = with_engine_values("rules.json", &tuned, &asked, 5).unwrap();
+        assert_eq!(again.matches("\"mobility\"").count(), 1, "{game}");
+        assert_eq!(
+            Manifest::from_json("rules.json", &again).unwrap().mobility,
+            5
+        );
+    }
+    let text = std::fs::read_to_string(format!(
+        "{}/../../games/shatranj/rules.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let e = with_engine_values("rules.json", &text, &[("Z", 900)], 4).unwrap_err();
+    assert!(e.to_string().contains("pieces.Z"), "{e}");
+}

@@ -422,7 +422,7 @@ pub struct QuietSample<P> {
     pub resolved: bool,
 }
 
-impl<P: Evaluation> QuietSample<P> {
+impl<P: SearchGame> QuietSample<P> {
     /// Reads one line of [`generate`] (`game`, `result`, position, optional reference score,
     /// tab-separated) for the rule set `config`. `None` for a line that cannot be used:
     /// unreadable, the side to move in check, or a capture search that ends in check or
@@ -464,12 +464,34 @@ impl Dataset {
         config: P::Config,
         validation_every: u64,
     ) -> io::Result<Dataset> {
+        Dataset::load_with(
+            input,
+            config,
+            validation_every,
+            P::PARAMS,
+            P::PHASE_MAX,
+            |leaf: &P, fv| leaf.features(fv),
+        )
+    }
+
+    /// [`Dataset::load`] for any game whose evaluation is linear in `params` parameters:
+    /// `features` sends a position's terms (first player's view) and returns its phase, out
+    /// of `phase_max` (a game without phases: `phase_max` 1, every phase 1, only the
+    /// middlegame half of each weight used). Games read from rule files load this way.
+    pub fn load_with<P: SearchGame>(
+        input: impl BufRead,
+        config: P::Config,
+        validation_every: u64,
+        params: usize,
+        phase_max: i32,
+        mut features: impl FnMut(&P, &mut FeatureVector) -> i32,
+    ) -> io::Result<Dataset> {
         let mut data = Dataset {
-            params: P::PARAMS,
-            phase_max: P::PHASE_MAX,
+            params,
+            phase_max,
             ..Dataset::default()
         };
-        let mut fv = FeatureVector::new(P::PARAMS);
+        let mut fv = FeatureVector::new(params);
         for line in input.lines() {
             let line = line?;
             data.lines += 1;
@@ -488,7 +510,7 @@ impl Dataset {
                 data.resolved += 1;
             }
             fv.clear();
-            let phase = leaf.features(&mut fv);
+            let phase = features(&leaf, &mut fv);
             let start = data.features.len() as u32;
             data.features
                 .extend(fv.entries().map(|(p, c)| (p as u32, c)));

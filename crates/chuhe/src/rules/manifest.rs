@@ -38,6 +38,9 @@ pub struct Manifest {
     pub demote: Vec<(Pin, Pin)>,
     /// How the game ends, and perft's convention.
     pub session: Session,
+    /// The engine's mobility weight: centipawns per pseudo-legal move (key `mobility`,
+    /// default 4), learnt with the piece values by the tuner (docs/TUNING.md).
+    pub mobility: i32,
 }
 
 /// The board.
@@ -669,6 +672,14 @@ impl Manifest {
             }
         }
 
+        let mobility = match top.get("mobility") {
+            None => DEFAULT_MOBILITY,
+            Some(_) => {
+                top.taken.pop();
+                top.int("mobility", 0..=1000)? as i32
+            }
+        };
+
         let mut s = top.object("session")?;
         let stalemate_text = s.string("stalemate")?;
         let stalemate = verdict(&s, "stalemate", stalemate_text)?;
@@ -840,6 +851,171 @@ impl Manifest {
             capture,
             demote,
             session,
+            mobility,
         })
     }
+}
+
+/// The engine's mobility weight when a manifest gives none (centipawns per pseudo-legal move).
+pub const DEFAULT_MOBILITY: i32 = 4;
+
+/// A manifest's text with new engine values: `values` by the pieces' keys (as `pieces`
+/// names them, `"R"`, `"K^"`), and the `mobility` weight; the rest of the text — its layout,
+/// its other keys — stays as it was. What the tuner writes (docs/TUNING.md). The result is
+/// read back and must give exactly these values, else an error names what could not be set.
+///
+/// ```
+/// use chuhe::rules::manifest::{with_engine_values, Manifest};
+/// # let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../games/shatranj/rules.json");
+/// let text = std::fs::read_to_string(dir).unwrap();
+/// let tuned = with_engine_values("rules.json", &text, &[("R", 520), ("N", 330)], 6).unwrap();
+/// let m = Manifest::from_json("rules.json", &tuned).unwrap();
+/// assert_eq!(m.pieces.iter().find(|p| p.pin.to_string() == "R").unwrap().value, 520);
+/// assert_eq!(m.mobility, 6);
+/// ```
+pub fn with_engine_values(
+    file: &str,
+    text: &str,
+    values: &[(&str, i32)],
+    mobility: i32,
+) -> Result<String, RulesError> {
+    let manifest = Manifest::from_json(file, text)?;
+    let mut out = text.to_string();
+    let pieces_at = out
+        .find("\"pieces\"")
+        .ok_or_else(|| RulesError::missing(file, "pieces"))?;
+    for &(key, value) in values {
+        let quoted = format!("\"{key}\"");
+        let path = format!("pieces.{key}");
+        let key_at = out[pieces_at..]
+            .find(&quoted)
+            .map(|i| pieces_at + i)
+            .ok_or_else(|| RulesError::invalid(file, &path, "no such piece to set a value"))?;
+        let open = out[key_at..]
+            .find('{')
+            .map(|i| key_at + i)
+            .ok_or_else(|| RulesError::invalid(file, &path, "not an object"))?;
+        let close = out[open..]
+            .find('}')
+            .map(|i| open + i)
+            .ok_or_else(|| RulesError::invalid(file, &path, "not an object"))?;
+        match out[open..close].find("\"value\"") {
+            Some(i) => {
+                let number_start = open
+                    + i
+                    + out[open + i..]
+                        .find(':')
+                        .ok_or_else(|| RulesError::invalid(file, &path, "a value without ':'"))?
+                    + 1;
+                let rest = &out[number_start..close];
+                let skip = rest.len() - rest.trim_start().len();
+                let digits = rest.trim_start();
+                let len = digits
+                    .find(|c: char| !(c.is_ascii_digit() || c == '-'))
+                    .unwrap_or(digits.len());
+                out.replace_range(
+                    number_start + skip..number_start + skip + len,
+                    &value.to_string(),
+                );
+            }
+            None => out.insert_str(open + 1, &format!(" \"value\": {value},")),
+        }
+    }
+    match find_top_key(&out, "mobility") {
+        Some(at) => {
+            let colon = at + out[at..].find(':').unwrap_or(0) + 1;
+            let rest = &out[colon..];
+            let skip = rest.len() - rest.trim_start().len();
+            let digits = rest.trim_start();
+            let len = digits
+                .find(|c: char| !(c.is_ascii_digit() || c == '-'))
+                .unwrap_or(digits.len());
+            out.replace_range(colon + skip..colon + skip + len, &mobility.to_string());
+        }
+        None => {
+            // Before the session, on a line of its own, indented as the session's key is.
+            let at = find_top_key(&out, "session")
+                .ok_or_else(|| RulesError::missing(file, "session"))?;
+            let line_start = out[..at].rfind('\n').map_or(0, |i| i + 1);
+            let indent: String = out[line_start..at]
+                .chars()
+                .filter(|c| c.is_whitespace())
+                .collect();
+            out.insert_str(line_start, &format!("{indent}\"mobility\": {mobility},\n"));
+        }
+    }
+    // Read back: the values must be the ones asked for, and nothing else may have changed.
+    let back = Manifest::from_json(file, &out)?;
+    for &(key, value) in values {
+        let got = back
+            .pieces
+            .iter()
+            .position(|p| p.pin.to_string() == key)
+            .map(|i| {
+                (
+                    back.pieces[i].value,
+                    manifest.pieces[i].pin == back.pieces[i].pin,
+                )
+            });
+        if got != Some((value, true)) {
+            return Err(RulesError::invalid(
+                file,
+                &format!("pieces.{key}.value"),
+                format!("could not be set to {value}"),
+            ));
+        }
+    }
+    for (before, after) in manifest.pieces.iter().zip(&back.pieces) {
+        let asked = values.iter().any(|&(key, _)| before.pin.to_string() == key);
+        if !asked && before.value != after.value {
+            return Err(RulesError::invalid(
+                file,
+                &format!("pieces.{}.value", before.pin),
+                "changed though no value was given for it",
+            ));
+        }
+    }
+    if back.mobility != mobility || back.pieces.len() != manifest.pieces.len() {
+        return Err(RulesError::invalid(
+            file,
+            "mobility",
+            format!("could not be set to {mobility}"),
+        ));
+    }
+    Ok(out)
+}
+
+/// Where a key of the top-level object starts (its opening quote), if it is there: the first
+/// `"key"` at nesting depth 1 outside strings.
+fn find_top_key(text: &str, key: &str) -> Option<usize> {
+    let quoted = format!("\"{key}\"");
+    let bytes = text.as_bytes();
+    let (mut depth, mut in_string, mut escaped) = (0i32, false, false);
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+        } else {
+            match b {
+                b'{' | b'[' => depth += 1,
+                b'}' | b']' => depth -= 1,
+                b'"' => {
+                    if depth == 1 && text[i..].starts_with(&quoted) {
+                        return Some(i);
+                    }
+                    in_string = true;
+                }
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    None
 }
