@@ -67,11 +67,20 @@ pub fn read(json: &str) -> Result<Box<dyn AnyGame>, RecordError> {
 
 /// The game of a record already read (see [`read`]).
 pub fn game_of(pcn: &Pcn) -> Result<Box<dyn AnyGame>, RecordError> {
+    game_of_in(pcn, &|name| name.parse::<GameKind>().ok())
+}
+
+/// The game of a record read, its `meta.game` looked up by `kind_named` (a front end that
+/// also knows games read from rule files: the server's `--rules`); a name it does not know
+/// is [`RecordError::UnknownGame`].
+pub fn game_of_in(
+    pcn: &Pcn,
+    kind_named: &dyn Fn(&str) -> Option<GameKind>,
+) -> Result<Box<dyn AnyGame>, RecordError> {
     let kind = match pcn.meta.extra.get("game") {
         Some(name) => {
             let name = name.as_str().unwrap_or_default();
-            name.parse::<GameKind>()
-                .map_err(|_| RecordError::UnknownGame(name.to_string()))?
+            kind_named(name).ok_or_else(|| RecordError::UnknownGame(name.to_string()))?
         }
         None => kind_of_setup(&pcn.setup),
     };
