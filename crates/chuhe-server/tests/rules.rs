@@ -155,6 +155,10 @@ fn a_lantern_game_between_friends_is_played_to_its_end_and_read_back() {
     let (_, state) = send("GET", &s.url(&format!("/api/games/{id}")), None, None);
     assert_eq!(state["result"]["winner"], "first", "{state}");
     assert_eq!(state["result"]["status"], "mareking", "{state}");
+    assert_eq!(
+        state["result"]["text"], "Red wins: Black's lord was captured",
+        "{state}"
+    );
     let (status, body) = play(&s, &id, &second, "a7a6");
     assert_eq!(status, 409, "{body}");
     assert_eq!(body["error"]["code"], "game_over", "{body}");
