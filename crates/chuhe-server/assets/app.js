@@ -2823,7 +2823,7 @@
         "label",
         {},
         t("form.game"),
-        h("select", { name: "game" }, h("option", { value: "" }, t("archive.any")), ...["xiangqi", "xiongqi", "xiangqi-capture"].map((g) => h("option", { value: g }, gameName(g))))
+        h("select", { name: "game" }, h("option", { value: "" }, t("archive.any")), ...["xiangqi", "xiongqi", "xiangqi-capture", ...rulesKinds().map((k) => k.name)].map((g) => h("option", { value: g }, gameName(g))))
       ),
       h(
         "label",

@@ -319,3 +319,37 @@ fn a_rules_game_named_like_a_native_one_is_refused() {
         "{err}"
     );
 }
+
+#[test]
+fn the_analysis_board_opens_a_rules_game_position() {
+    let db = TempDb::new("rules-analysis");
+    let s = server(&db, lantern());
+    let (status, view) = send(
+        "POST",
+        &s.url("/api/analysis/position"),
+        None,
+        Some(json!({"game": "lantern", "moves": ["b1f5", "b6b5", "f5d7"]})),
+    );
+    assert_eq!(status, 200, "{view}");
+    assert_eq!(view["game"], "lantern");
+    assert_eq!(view["result"]["status"], "mareking", "{view}");
+    assert!(view["svg"].as_str().unwrap().starts_with("<svg"));
+    let (status, body) = send(
+        "POST",
+        &s.url("/api/analysis/position"),
+        None,
+        Some(json!({"game": "lantern", "moves": ["b2b4"]})),
+    );
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(body["error"]["code"], "bad_move", "{body}");
+    // Without the rules the game is unknown there too.
+    let plain_db = TempDb::new("rules-analysis-plain");
+    let plain = server(&plain_db, Kinds::default());
+    let (status, body) = send(
+        "POST",
+        &plain.url("/api/analysis/position"),
+        None,
+        Some(json!({"game": "lantern"})),
+    );
+    assert_eq!(status, 400, "{body}");
+}
