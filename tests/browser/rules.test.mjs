@@ -38,6 +38,8 @@ test("Lantern from rule files: the form, two browsers by clicks to the lord take
   await b.goto(invite);
   await b.waitForURL(`${s.url}/g/${id}`);
   await movesShown(b, 0);
+  // The page joins by the invite (then drops the code from the address): B holds the seat.
+  await b.waitForFunction(async (id) => (await (await fetch(`/api/games/${id}`)).json()).you === "second", id);
   assert.equal((await state(b)).you, "second");
   // The board: 7 × 7 squares, the pieces as lettered discs.
   assert.equal(await a.locator("#board rect.square").count(), 49);

@@ -142,9 +142,10 @@ function layout(main: HTMLElement): void {
         h(
           "div",
           { className: "actions" },
-          h("button", { id: "resign" }, t("play.resign")),
-          h("button", { id: "abort" }, t("play.abort")),
-          h("button", { id: "draw-offer" }, t("play.offer_draw")),
+          // Shown by what the first state allows (not before it: no button the game refuses).
+          h("button", { id: "resign", hidden: true }, t("play.resign")),
+          h("button", { id: "abort", hidden: true }, t("play.abort")),
+          h("button", { id: "draw-offer", hidden: true }, t("play.offer_draw")),
           h("button", { id: "draw-accept", hidden: true }, t("play.accept_draw")),
           h("button", { id: "draw-decline", hidden: true }, t("play.decline")),
           h("button", { id: "takeback", hidden: true }, t("play.take_back")),
