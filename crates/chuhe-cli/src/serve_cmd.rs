@@ -87,6 +87,12 @@ pub struct ServeArgs {
     /// Nodes the engine searches in each position of a game's review (1000–100000000).
     #[arg(long, value_name = "N", default_value_t = chuhe_server::review::DEFAULT_REVIEW_NODES, value_parser = clap::value_parser!(u64).range(1000..=100_000_000))]
     review_nodes: u64,
+    /// Also serve the game of a rules directory (its `rules.json` manifest and GGN, as in
+    /// `games/`), under its manifest's name; repeatable. Its games are casual only. A name
+    /// that is a native game's (`games/xiangqi` is named `xiangqi`) is refused: the native
+    /// game keeps it.
+    #[arg(long = "rules", value_name = "DIR")]
+    rules: Vec<std::path::PathBuf>,
 }
 
 /// Runs `chuhe serve`.
@@ -111,6 +117,7 @@ pub fn serve(args: ServeArgs) -> Result<(), CliError> {
         analysis_per_address: usize::from(args.analysis_per_address),
         analysis_queue: args.analysis_queue as usize,
         review_nodes: args.review_nodes,
+        rules: args.rules,
     })
     .map_err(|e| CliError::user(format!("serve: {e}")))
 }

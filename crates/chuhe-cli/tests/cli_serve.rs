@@ -21,8 +21,14 @@ fn serve(db: &str) -> (Child, String) {
 
 /// Starts `chuhe serve` on `addr`; the child and its base URL.
 fn serve_on(addr: &str, db: &str) -> (Child, String) {
+    serve_with(addr, db, &[])
+}
+
+/// Starts `chuhe serve` on `addr` with more flags; the child and its base URL.
+fn serve_with(addr: &str, db: &str, more: &[&str]) -> (Child, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_chuhe"))
         .args(["serve", "--addr", addr, "--db", db])
+        .args(more)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -250,6 +256,141 @@ fn a_second_server_on_one_sqlite_file_is_refused() {
     let (mut next, _) = serve(&db);
     next.kill().unwrap();
     next.wait().unwrap();
+    for ext in ["", "-wal", "-shm", "-lock"] {
+        let _ = std::fs::remove_file(format!("{db}{ext}"));
+    }
+}
+
+/// A directory of the repository (the tests run in the crate's directory).
+fn repo_dir(path: &str) -> String {
+    format!("{}/../../{path}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn get(url: &str) -> (u16, Value) {
+    let response = match agent().get(url).call() {
+        Ok(r) | Err(ureq::Error::Status(_, r)) => r,
+        Err(e) => panic!("GET {url}: {e}"),
+    };
+    (response.status(), response.into_json().unwrap())
+}
+
+#[test]
+fn bad_rules_directories_are_refused_with_a_message() {
+    let broken = std::env::temp_dir().join(format!("chuhe-serve-{}-broken", std::process::id()));
+    std::fs::create_dir_all(&broken).unwrap();
+    let lantern = std::fs::read_to_string(repo_dir("examples/rules/lantern/rules.json")).unwrap();
+    std::fs::write(
+        broken.join("rules.json"),
+        lantern.replace(
+            "\"capture\": \"hand\"",
+            "\"capture\": \"hand\", \"colour\": 1",
+        ),
+    )
+    .unwrap();
+    let broken = broken.to_string_lossy().into_owned();
+    // Read before the database is opened: nothing is made.
+    let db = temp_db("never");
+    for (dir, expected) in [
+        (
+            "/nonexistent-rules-dir".to_string(),
+            "rules.json: cannot be read",
+        ),
+        (broken.clone(), "rules.json: colour: unknown key"),
+        (
+            repo_dir("games/xiangqi"),
+            "named 'xiangqi', which is one of chuhe's own games",
+        ),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_chuhe"))
+            .args([
+                "serve",
+                "--addr",
+                "127.0.0.1:0",
+                "--db",
+                &db,
+                "--rules",
+                &dir,
+            ])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{dir}: {stderr}");
+        assert!(
+            stderr.contains("--rules") && stderr.contains(expected),
+            "{dir}: {stderr}"
+        );
+        assert_eq!(
+            stderr.trim().lines().count(),
+            1,
+            "{dir}: one line: {stderr}"
+        );
+    }
+    assert!(!std::path::Path::new(&db).exists());
+    let _ = std::fs::remove_dir_all(&broken);
+}
+
+#[test]
+fn a_rules_game_is_served_and_kept_when_its_rules_are_not() {
+    let db = temp_db("rules");
+    let lantern = repo_dir("examples/rules/lantern");
+    let (mut child, base) = serve_with("127.0.0.1:0", &db, &["--rules", &lantern]);
+    let (status, kinds) = get(&format!("{base}/api/kinds"));
+    assert_eq!(status, 200, "{kinds}");
+    let names: Vec<&str> = kinds["kinds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["xiongqi", "xiangqi", "xiangqi-capture", "lantern"]);
+    // Against the engine, which answers in the rules game.
+    let (status, created) = post(
+        &format!("{base}/api/games"),
+        None,
+        json!({"game": "lantern", "opponent": "engine", "level": 0}),
+    );
+    assert_eq!(status, 201, "{created}");
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let token = created["token"].as_str().unwrap().to_string();
+    let (status, moved) = post(
+        &format!("{base}/api/games/{id}/move"),
+        Some(&token),
+        json!({"move": "b2b3", "ply": 0}),
+    );
+    assert_eq!(status, 200, "{moved}");
+    let mut plies = 0;
+    for _ in 0..100 {
+        let (_, state) = get(&format!("{base}/api/games/{id}"));
+        plies = state["moves"].as_array().map_or(0, Vec::len);
+        if plies == 2 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert_eq!(plies, 2, "the engine answered");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    // Started again without --rules: the game is kept, and said to need its rules.
+    let (mut child, base) = serve(&db);
+    let (status, body) = get(&format!("{base}/api/games/{id}"));
+    assert_eq!(status, 503, "{body}");
+    assert_eq!(body["error"]["code"], "game_not_served", "{body}");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("'lantern'"),
+        "{body}"
+    );
+    child.kill().unwrap();
+    child.wait().unwrap();
+    // And with them again, it goes on where it was.
+    let (mut child, base) = serve_with("127.0.0.1:0", &db, &["--rules", &lantern]);
+    let (status, state) = get(&format!("{base}/api/games/{id}"));
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(state["moves"].as_array().map(Vec::len), Some(2), "{state}");
+    child.kill().unwrap();
+    child.wait().unwrap();
     for ext in ["", "-wal", "-shm", "-lock"] {
         let _ = std::fs::remove_file(format!("{db}{ext}"));
     }

@@ -449,6 +449,7 @@
     "game.xiangqi.long": "象棋 Xiangqi",
     "game.xiongqi.long": "熊棋 Xiongqi",
     "game.xiangqi-capture.long": "象棋，吃将规则",
+    "game.rules_long": "{name}，{files}×{ranks}（规则文件）",
     "side.red": "红方",
     "side.black": "黑方",
     "side.south": "南方",
@@ -563,6 +564,7 @@
     "play.review": "导入的棋谱：用箭头复盘。",
     "play.first_move_within": "须在 {time} 内走第一步",
     "play.promote": "兵要升变吗？",
+    "play.promote_to": "升变为哪个棋子？",
     "play.cancel": "取消",
     "play.ply": "{shown} / {total}",
     "play.start": "回到开局",
@@ -619,6 +621,7 @@
     "result.nomove": "{winner}胜：{loser}无棋可走",
     "result.bareking": "{winner}胜：光杆老将",
     "result.mareking": "{winner}胜：{loser}的将被吃",
+    "result.mareking_rules": "{winner}胜：{loser}的{piece}被吃",
     "result.resignation": "{winner}胜：对方认输",
     "result.abandoned": "{winner}胜：{loser}离开了对局",
     "result.timelimit": "{winner}胜：对方超时",
@@ -706,6 +709,7 @@
     "error.seat_taken": "座位已被别人占了：你在观战。",
     "error.bad_invite": "这个邀请链接不属于这盘棋。",
     "error.not_found": "没有找到。",
+    "error.game_not_served": "这盘棋是{game}，本服务器这次启动时没有载入它的规则。棋局原样保存，服务器用 --rules 载入它的规则后即可继续。",
     "error.bad_name": "名字不合要求。",
     "error.bad_name.length": "名字须为 2 到 24 个字符。",
     "error.bad_name.invisible": "名字里有看不见的字符或控制字符。",
@@ -795,6 +799,7 @@
     "game.xiangqi.long": "象棋 Xiangqi",
     "game.xiongqi.long": "熊棋 Xiongqi",
     "game.xiangqi-capture.long": "象棋，吃將規則",
+    "game.rules_long": "{name}，{files}×{ranks}（規則檔案）",
     "side.red": "紅方",
     "side.black": "黑方",
     "side.south": "南方",
@@ -909,6 +914,7 @@
     "play.review": "匯入的棋譜：用箭頭覆盤。",
     "play.first_move_within": "須在 {time} 內走第一步",
     "play.promote": "兵要升變嗎？",
+    "play.promote_to": "升變為哪個棋子？",
     "play.cancel": "取消",
     "play.ply": "{shown} / {total}",
     "play.start": "回到開局",
@@ -965,6 +971,7 @@
     "result.nomove": "{winner}勝：{loser}無棋可走",
     "result.bareking": "{winner}勝：光桿老將",
     "result.mareking": "{winner}勝：{loser}的將被吃",
+    "result.mareking_rules": "{winner}勝：{loser}的{piece}被吃",
     "result.resignation": "{winner}勝：對方認輸",
     "result.abandoned": "{winner}勝：{loser}離開了對局",
     "result.timelimit": "{winner}勝：對方超時",
@@ -1052,6 +1059,7 @@
     "error.seat_taken": "座位已被別人佔了：你在觀戰。",
     "error.bad_invite": "這個邀請連結不屬於這盤棋。",
     "error.not_found": "沒有找到。",
+    "error.game_not_served": "這盤棋是{game}，本伺服器這次啟動時沒有載入它的規則。棋局原樣保存，伺服器用 --rules 載入它的規則後即可繼續。",
     "error.bad_name": "名字不合要求。",
     "error.bad_name.length": "名字須為 2 到 24 個字元。",
     "error.bad_name.invisible": "名字裡有看不見的字元或控制字元。",
@@ -1141,6 +1149,7 @@
     "game.xiangqi.long": "Cờ tướng 象棋",
     "game.xiongqi.long": "Xiongqi 熊棋 (cờ gấu trúc)",
     "game.xiangqi-capture.long": "Cờ tướng, luật ăn tướng",
+    "game.rules_long": "{name}, {files}×{ranks} (từ tệp luật)",
     "side.red": "Đỏ",
     "side.black": "Đen",
     "side.south": "Nam",
@@ -1255,6 +1264,7 @@
     "play.review": "Biên bản đã nhập: dùng các mũi tên để xem lại.",
     "play.first_move_within": "nước đầu trong vòng {time}",
     "play.promote": "Phong cấp cho tốt?",
+    "play.promote_to": "Phong cấp thành quân nào?",
     "play.cancel": "Hủy",
     "play.ply": "{shown} / {total}",
     "play.start": "về đầu ván",
@@ -1311,6 +1321,7 @@
     "result.nomove": "{winner} thắng: {loser} không còn nước đi",
     "result.bareking": "{winner} thắng: tướng trơ trọi",
     "result.mareking": "{winner} thắng: tướng của {loser} bị ăn",
+    "result.mareking_rules": "{winner} thắng: {piece} của {loser} bị ăn",
     "result.resignation": "{winner} thắng: đối phương xin thua",
     "result.abandoned": "{winner} thắng: {loser} đã bỏ ván",
     "result.timelimit": "{winner} thắng: đối phương hết giờ",
@@ -1398,6 +1409,7 @@
     "error.seat_taken": "Chỗ ngồi đã có người khác: bạn đang xem.",
     "error.bad_invite": "Đường dẫn mời này không dành cho ván cờ này.",
     "error.not_found": "Không tìm thấy.",
+    "error.game_not_served": "Ván này là {game}, nhưng máy chủ lần này không được khởi động với luật của nó. Ván được giữ nguyên và có thể chơi tiếp khi máy chủ khởi động với --rules cho nó.",
     "error.bad_name": "Tên không hợp lệ.",
     "error.bad_name.length": "Tên phải có từ 2 đến 24 ký tự.",
     "error.bad_name.invisible": "Tên có ký tự vô hình hoặc ký tự điều khiển.",
@@ -1489,6 +1501,7 @@
     "game.xiangqi.long": "Xiangqi 象棋",
     "game.xiongqi.long": "Xiongqi 熊棋",
     "game.xiangqi-capture.long": "Xiangqi, capture-the-king rules",
+    "game.rules_long": "{name}, {files}×{ranks} (from rule files)",
     "side.red": "Red",
     "side.black": "Black",
     "side.south": "South",
@@ -1607,6 +1620,7 @@
     "play.review": "Imported record: replay it with the arrows.",
     "play.first_move_within": "first move within {time}",
     "play.promote": "Promote the soldier?",
+    "play.promote_to": "Promote into which piece?",
     "play.cancel": "Cancel",
     "play.ply": "{shown} / {total}",
     "play.start": "go to the start",
@@ -1664,6 +1678,7 @@
     "result.nomove": "{winner} wins: {loser} has no legal move",
     "result.bareking": "{winner} wins by bare king",
     "result.mareking": "{winner} wins: {loser}'s general was captured",
+    "result.mareking_rules": "{winner} wins: {loser}'s {piece} was captured",
     "result.resignation": "{winner} wins by resignation",
     "result.abandoned": "{winner} wins: {loser} left the game",
     "result.timelimit": "{winner} wins on time",
@@ -1754,6 +1769,7 @@
     "error.seat_taken": "Someone else took the seat: you are watching.",
     "error.bad_invite": "This invite link is not valid for this game.",
     "error.not_found": "Not found.",
+    "error.game_not_served": "This game is of {game}, whose rules this server was not started with. It is kept unchanged and can be played again once the server is started with --rules for it.",
     "error.bad_name": "The name {why}.",
     "error.bad_name.length": "The name must have 2 to 24 characters.",
     "error.bad_name.invisible": "The name has an invisible or control character.",
@@ -1844,6 +1860,45 @@
   }
   function has(key) {
     return key in en;
+  }
+
+  // src/kinds.ts
+  var offered = [];
+  async function loadKinds() {
+    try {
+      offered = (await api("GET", "/api/kinds")).kinds;
+    } catch {
+      offered = [];
+    }
+  }
+  function rulesKinds() {
+    return offered.filter((k) => !k.native);
+  }
+  function kindOf(name) {
+    return offered.find((k) => k.name === name);
+  }
+  function isRules(name) {
+    const kind = kindOf(name);
+    return !!kind && !kind.native;
+  }
+  function hasGlyphs(name) {
+    const kind = kindOf(name);
+    return !kind || kind.native || kind.pieces.some((p) => p.chinese);
+  }
+  function royalName(name) {
+    const kind = kindOf(name);
+    if (!kind || kind.native) return null;
+    return kind.pieces.find((p) => p.royal)?.name ?? null;
+  }
+  function ratedAllowed(name) {
+    return kindOf(name)?.rated ?? true;
+  }
+  function promotionLabel(game, uci) {
+    const kind = kindOf(game);
+    const letter = uci.match(/[a-z]$/)?.[0]?.toUpperCase();
+    if (!kind || kind.native || !letter) return null;
+    const piece = kind.pieces.find((p) => p.letter === letter);
+    return piece ? `${letter} (${piece.name})` : letter;
   }
 
   // src/notation.ts
@@ -1944,7 +1999,7 @@
   }
   function gameName(game) {
     const key = `game.${game}`;
-    return has(key) ? t(key) : game;
+    return has(key) ? t(key) : game.charAt(0).toUpperCase() + game.slice(1);
   }
   function resultText(game, result, turn) {
     if (result.status === "aborted") {
@@ -1958,6 +2013,8 @@
     const winner = sideName(game, result.winner);
     const loser = sideName(game, other(result.winner));
     let key = `result.${result.status}`;
+    const royal = royalName(game);
+    if (result.status === "mareking" && royal) return t("result.mareking_rules", { winner, loser, piece: royal });
     if (result.reason === "abandoned") key = "result.abandoned";
     else if (result.reason === "perpetual check") key = "result.perpetual_check";
     else if (result.reason === "perpetual chase") key = "result.perpetual_chase";
@@ -2350,14 +2407,16 @@
   function choosePromotion(moves) {
     const box = $("#promotion-choices");
     box.textContent = "";
-    for (const m of moves) {
-      const button = h("button", {}, m.pmn);
+    const labels = moves.map((m) => promotionLabel(view.game, m.uci));
+    $("#promotion p").textContent = t(labels.some((l) => l) ? "play.promote_to" : "play.promote");
+    moves.forEach((m, i) => {
+      const button = h("button", {}, labels[i] || m.pmn);
       button.addEventListener("click", () => {
         $("#promotion").close("chosen");
         playMove(m.uci);
       });
       box.append(button);
-    }
+    });
     $("#promotion").showModal();
   }
   function promoteVariation() {
@@ -2764,7 +2823,7 @@
         "label",
         {},
         t("form.game"),
-        h("select", { name: "game" }, h("option", { value: "" }, t("archive.any")), ...["xiangqi", "xiongqi", "xiangqi-capture"].map((g) => h("option", { value: g }, gameName(g))))
+        h("select", { name: "game" }, h("option", { value: "" }, t("archive.any")), ...["xiangqi", "xiongqi", "xiangqi-capture", ...rulesKinds().map((k) => k.name)].map((g) => h("option", { value: g }, gameName(g))))
       ),
       h(
         "label",
@@ -3140,9 +3199,10 @@
           h(
             "div",
             { className: "actions" },
-            h("button", { id: "resign" }, t("play.resign")),
-            h("button", { id: "abort" }, t("play.abort")),
-            h("button", { id: "draw-offer" }, t("play.offer_draw")),
+            // Shown by what the first state allows (not before it: no button the game refuses).
+            h("button", { id: "resign", hidden: true }, t("play.resign")),
+            h("button", { id: "abort", hidden: true }, t("play.abort")),
+            h("button", { id: "draw-offer", hidden: true }, t("play.offer_draw")),
             h("button", { id: "draw-accept", hidden: true }, t("play.accept_draw")),
             h("button", { id: "draw-decline", hidden: true }, t("play.decline")),
             h("button", { id: "takeback", hidden: true }, t("play.take_back")),
@@ -3408,6 +3468,12 @@
     $("#fen-row").hidden = !state.fen;
     $("#fen").value = state.fen || "";
     glyphsLabel2();
+    $("#glyphs").hidden = !hasGlyphs(state.game);
+    const moveInput = $("#move-input");
+    if (isRules(state.game) && !moveInput.dataset.example && state.legal.length) {
+      moveInput.placeholder = `${state.legal[0].uci}, ${state.legal[0].pmn}`;
+      moveInput.dataset.example = "yes";
+    }
     renderPlayers2();
     renderMoves();
     playPremove();
@@ -3525,8 +3591,11 @@
   function choosePromotion2(moves) {
     const box = $("#promotion-choices");
     box.textContent = "";
+    const game = play.state.game;
+    const rules = isRules(game);
+    $("#promotion p").textContent = t(rules ? "play.promote_to" : "play.promote");
     for (const m of moves) {
-      const button = h("button", {}, m.pmn);
+      const button = h("button", {}, rules && promotionLabel(game, m.uci) || m.pmn);
       button.addEventListener("click", () => {
         $("#promotion").close("chosen");
         sendMove(m.uci);
@@ -3607,8 +3676,19 @@
   var games = () => [
     ["xiangqi", t("game.xiangqi.long")],
     ["xiongqi", t("game.xiongqi.long")],
-    ["xiangqi-capture", t("game.xiangqi-capture.long")]
+    ["xiangqi-capture", t("game.xiangqi-capture.long")],
+    // The games of the server's rule files, by their manifests' titles.
+    ...rulesKinds().map((k) => [k.name, t("game.rules_long", { name: gameName(k.name), files: k.files, ranks: k.ranks })])
   ];
+  function casualForRules(form, account) {
+    const game = form.querySelector("select[name=game]");
+    const rated = form.querySelector("input[name=rated]");
+    game.addEventListener("change", () => {
+      const allowed = ratedAllowed(game.value);
+      rated.disabled = !account || !allowed;
+      if (!allowed) rated.checked = false;
+    });
+  }
   function clockSelect(id) {
     return h(
       "select",
@@ -3709,6 +3789,8 @@
       )
     );
     wireNewGame();
+    casualForRules($("#seek-form"), account);
+    casualForRules($("#challenge-form"), account);
     $("#seek-form").addEventListener("submit", (e) => {
       e.preventDefault();
       const form = new FormData(e.target);
@@ -4095,7 +4177,7 @@
   async function route() {
     setLanguage(document.documentElement.lang || "en");
     document.title = t("title.site");
-    await refresh();
+    await Promise.all([refresh(), loadKinds()]);
     const main = $("main");
     const path = location.pathname;
     const game = path.match(/^\/g\/([A-Za-z0-9]+)$/);

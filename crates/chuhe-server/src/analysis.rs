@@ -42,7 +42,7 @@ pub const BUSY_RETRY_AFTER: u64 = 5;
 #[derive(Debug, thiserror::Error)]
 pub enum AnalysisError {
     /// The game's name is none of the games.
-    #[error("unknown game '{0}' (xiongqi, xiangqi, xiangqi-capture)")]
+    #[error("unknown game '{0}' (xiongqi, xiangqi, xiangqi-capture, or a game the server was started with --rules for)")]
     BadGame(String),
     /// The position is not one of the game's (the rules core's typed error).
     #[error("invalid position: {0}")]
@@ -112,9 +112,19 @@ impl Opened {
 /// coordinates, as [`LegalMove::uci`]), every one checked by the rules core; bounded sizes
 /// ([`MAX_MOVES`], [`MAX_POSITION_CHARS`]).
 pub fn open(game: &str, position: &str, moves: &[String]) -> Result<Opened, AnalysisError> {
-    let kind: GameKind = game
-        .parse()
-        .map_err(|_| AnalysisError::BadGame(chuhe::quote_input(game).into_owned()))?;
+    open_in(&crate::kinds::Kinds::default(), game, position, moves)
+}
+
+/// [`open`] among the games `kinds` offers (the native ones and the server's `--rules`).
+pub fn open_in(
+    kinds: &crate::kinds::Kinds,
+    game: &str,
+    position: &str,
+    moves: &[String],
+) -> Result<Opened, AnalysisError> {
+    let kind: GameKind = kinds
+        .find(game)
+        .ok_or_else(|| AnalysisError::BadGame(chuhe::quote_input(game).into_owned()))?;
     if position.chars().count() > MAX_POSITION_CHARS {
         return Err(AnalysisError::BadRequest(format!(
             "the position is longer than {MAX_POSITION_CHARS} characters"

@@ -9,6 +9,7 @@ use std::time::Duration;
 use crate::analysis::{Analyses, AnalysisOptions};
 use crate::creations::CreationLimit;
 use crate::engines::{EnginePool, PoolOptions};
+use crate::kinds::Kinds;
 use crate::lobby::Lobby;
 use crate::review::{ReviewOptions, Reviews};
 use crate::round::rooms::{Rooms, RoomsOptions};
@@ -53,6 +54,8 @@ pub struct AppOptions {
     pub analysis_slice: Duration,
     /// Reviews after a game: nodes per position, when a silent server's review is taken over.
     pub review: ReviewOptions,
+    /// The games offered: the native ones and those read from rule files (`--rules`).
+    pub kinds: Kinds,
 }
 
 /// New games a minute per client address that `chuhe serve` allows by default.
@@ -76,6 +79,7 @@ impl Default for AppOptions {
             analysis: AnalysisOptions::default(),
             analysis_slice: crate::engines::DEFAULT_SLICE,
             review: ReviewOptions::default(),
+            kinds: Kinds::default(),
         }
     }
 }
@@ -113,6 +117,7 @@ impl App {
                 engine_threads: options.engine_threads,
                 idle_after: options.idle_after,
                 abandon_after: options.abandon_after,
+                kinds: options.kinds.clone(),
             },
             server_id.clone(),
             pool.clone(),
@@ -233,6 +238,11 @@ impl App {
     /// The players' service.
     pub fn users(&self) -> &Users {
         &self.users
+    }
+
+    /// The games offered (the native ones, and those of `--rules`).
+    pub fn kinds(&self) -> &Kinds {
+        &self.options.kinds
     }
 
     /// The settings.

@@ -56,6 +56,16 @@ pub struct Imported {
 /// Reads a record: XQF by its `XQ` signature, PCN when it is a JSON object, PGN when it has
 /// tags or moves, else a position (`start`, FEN or FEEN; `game` says which game a FEEN is).
 pub fn read(bytes: &[u8], game: Option<GameKind>) -> Result<Imported, ImportError> {
+    read_in(bytes, game, &crate::kinds::Kinds::default())
+}
+
+/// [`read`] among the games `kinds` offers: a PCN record of a game read from rule files
+/// names it in `meta.game`, which is looked up there.
+pub fn read_in(
+    bytes: &[u8],
+    game: Option<GameKind>,
+    kinds: &crate::kinds::Kinds,
+) -> Result<Imported, ImportError> {
     let bad = |e: &dyn std::fmt::Display| ImportError(e.to_string());
     if bytes.starts_with(b"XQ") {
         let xqf = chuhe::xqf::read(bytes).map_err(|e| bad(&e))?;
@@ -74,7 +84,7 @@ pub fn read(bytes: &[u8], game: Option<GameKind>) -> Result<Imported, ImportErro
     }
     if text.starts_with('{') {
         let pcn = Pcn::from_json(text).map_err(|e| bad(&e))?;
-        let game = chuhe::record::game_of(&pcn).map_err(|e| bad(&e))?;
+        let game = chuhe::record::game_of_among(&pcn, &kinds.all()).map_err(|e| bad(&e))?;
         return Ok(Imported {
             format: Format::Pcn,
             game,

@@ -148,6 +148,7 @@ impl From<RoundError> for ApiError {
         let status = match &e {
             RoundError::Store(_) | RoundError::Internal(_) => None,
             RoundError::NoGame(_) => Some(StatusCode::NOT_FOUND),
+            RoundError::NotServed { .. } => Some(StatusCode::SERVICE_UNAVAILABLE),
             RoundError::UnreadableMove { .. } => Some(StatusCode::BAD_REQUEST),
             RoundError::IllegalMove { .. } => Some(StatusCode::UNPROCESSABLE_ENTITY),
             RoundError::NotAPlayer => Some(StatusCode::FORBIDDEN),

@@ -36,6 +36,7 @@ pub mod engines;
 pub mod error;
 pub mod http;
 pub mod ids;
+pub mod kinds;
 pub mod lobby;
 pub mod rating;
 pub mod review;
@@ -87,6 +88,9 @@ pub struct ServeOptions {
     pub analysis_queue: usize,
     /// Nodes searched per position of a review (`--review-nodes`).
     pub review_nodes: u64,
+    /// The directories of games read from rule files (`--rules DIR`, repeatable), served
+    /// beside the native games.
+    pub rules: Vec<std::path::PathBuf>,
 }
 
 impl Default for ServeOptions {
@@ -108,6 +112,7 @@ impl Default for ServeOptions {
             analysis_per_address: analysis::AnalysisOptions::default().per_address,
             analysis_queue: analysis::AnalysisOptions::default().queue,
             review_nodes: review::DEFAULT_REVIEW_NODES,
+            rules: Vec::new(),
         }
     }
 }
@@ -135,6 +140,17 @@ pub enum ServeError {
     /// `--db` is empty.
     #[error("--db is empty: name a SQLite file (created on first start) or a postgres:// URL")]
     EmptyDatabase,
+    /// A `--rules` directory's files are wrong (the file, the key, what is wrong).
+    #[error("--rules: {0}")]
+    Rules(#[from] chuhe::rules::RulesError),
+    /// The `--rules` games cannot be served together, or beside the native games.
+    #[error("--rules {dir}: {error}")]
+    Kinds {
+        /// The directory.
+        dir: String,
+        /// Why.
+        error: kinds::KindsError,
+    },
     /// Listening failed.
     #[error("cannot listen on {addr}: {error}")]
     Listen {
@@ -187,6 +203,20 @@ pub fn build_runtime() -> std::io::Result<tokio::runtime::Runtime> {
         .build()
 }
 
+/// The games of `--rules` directories beside the native games: each directory compiled
+/// (an error names its file and key), the names checked (see [`kinds`]).
+pub fn kinds_of(dirs: &[std::path::PathBuf]) -> Result<kinds::Kinds, ServeError> {
+    let mut handles = Vec::with_capacity(dirs.len());
+    for (i, dir) in dirs.iter().enumerate() {
+        handles.push(chuhe::rules::load_dir(dir)?);
+        kinds::Kinds::new(handles.iter().copied()).map_err(|error| ServeError::Kinds {
+            dir: dirs[i].display().to_string(),
+            error,
+        })?;
+    }
+    Ok(kinds::Kinds::new(handles).unwrap_or_default())
+}
+
 /// Opens the store, listens, prints `listening on http://ADDR` and serves until Ctrl-C.
 pub fn serve(options: ServeOptions) -> Result<(), ServeError> {
     let addrs = resolve(&options.addr)?;
@@ -199,6 +229,7 @@ pub fn serve(options: ServeOptions) -> Result<(), ServeError> {
         .map(|o| http::guard::parse_origin(o))
         .collect::<Result<Vec<_>, _>>()
         .map_err(ServeError::BadOrigin)?;
+    let kinds = kinds_of(&options.rules)?;
     // The PostgreSQL client must be made outside the async runtime.
     let store: Arc<dyn store::Store> = Arc::from(store::open(&options.db)?);
     let runtime = build_runtime().map_err(|error| ServeError::Listen {
@@ -242,6 +273,7 @@ pub fn serve(options: ServeOptions) -> Result<(), ServeError> {
                     nodes: options.review_nodes,
                     ..review::ReviewOptions::default()
                 },
+                kinds,
             },
         );
         axum::serve(listener, http::service(app))

@@ -118,6 +118,15 @@ impl Terms {
             }
         }
         if self.rated {
+            if !crate::kinds::Kinds::rated(self.game) {
+                return Err(LobbyError::BadTerms(
+                    "rules_casual",
+                    format!(
+                        "'{}' is a game read from rule files: its games are casual only",
+                        self.game.name()
+                    ),
+                ));
+            }
             if player.guest {
                 return Err(LobbyError::GuestsUnrated);
             }

@@ -150,6 +150,8 @@ impl<'a, P: GamePosition> SvgBoard<'a, P> {
         let geometry = self.position.board_geometry();
         let (files, ranks) = self.position.board_size();
         let river = geometry.river_below_rank;
+        // A board without a river (a game read from rule files may have none).
+        let has_river = river > 0 && river < ranks;
         let square = |file: u8, rank: u8| P::Square::from_coords(file, rank);
         let (Some(first), Some(last)) = (square(0, 0), square(files - 1, ranks - 1)) else {
             return Ok(());
@@ -171,8 +173,10 @@ impl<'a, P: GamePosition> SvgBoard<'a, P> {
                 (left - half, top - half, right + half, bottom + half),
                 &fill,
             )?;
-            let river = format!(r#"fill="{RIVER}" opacity="0.35""#);
-            rect(out, (left, river_y - half, right, river_y + half), &river)?;
+            if has_river {
+                let river = format!(r#"fill="{RIVER}" opacity="0.35""#);
+                rect(out, (left, river_y - half, right, river_y + half), &river)?;
+            }
             let mut path = String::new();
             for rank in 0..ranks {
                 let y = self.centre(square(0, rank).unwrap_or(first)).1;
@@ -180,7 +184,7 @@ impl<'a, P: GamePosition> SvgBoard<'a, P> {
             }
             for file in 0..files {
                 let x = self.centre(square(file, 0).unwrap_or(first)).0;
-                if file == 0 || file == files - 1 {
+                if file == 0 || file == files - 1 || !has_river {
                     write!(path, "M{x} {top}V{bottom}")?;
                 } else {
                     // Inner files stop at the river.
@@ -193,9 +197,11 @@ impl<'a, P: GamePosition> SvgBoard<'a, P> {
                     )?;
                 }
             }
-            if geometry.palaces {
+            if geometry.palaces && files >= 3 && ranks >= 3 {
+                // The middle three files (d–f on Xiangqi's nine).
+                let (west, east) = (files / 2 - 1, files / 2 + 1);
                 for (low, high) in [(0, 2), (ranks - 3, ranks - 1)] {
-                    for (a, b) in [((3, low), (5, high)), ((5, low), (3, high))] {
+                    for (a, b) in [((west, low), (east, high)), ((east, low), (west, high))] {
                         if let (Some(a), Some(b)) = (square(a.0, a.1), square(b.0, b.1)) {
                             let ((ax, ay), (bx, by)) = (self.centre(a), self.centre(b));
                             write!(path, "M{ax} {ay}L{bx} {by}")?;
@@ -210,10 +216,11 @@ impl<'a, P: GamePosition> SvgBoard<'a, P> {
             } else {
                 ("楚河", "漢界")
             };
-            for (text, x) in [
+            let words = [
                 (chu, left + (right - left) * 0.25),
                 (han, left + (right - left) * 0.75),
-            ] {
+            ];
+            for (text, x) in words.into_iter().filter(|_| has_river) {
                 writeln!(
                     out,
                     r#"<text x="{x}" y="{river_y}" dy="0.35em" font-size="{}" text-anchor="middle" fill="{LINE}" font-family="{}">{text}</text>"#,
@@ -239,10 +246,12 @@ impl<'a, P: GamePosition> SvgBoard<'a, P> {
                 write!(path, "M{x} {top}V{bottom}")?;
             }
             writeln!(out, r#"<path d="{path}" {LINES}/>"#)?;
-            writeln!(
-                out,
-                r#"<path d="M{left} {river_y}H{right}" stroke="{RIVER}" stroke-width="6"/>"#
-            )?;
+            if has_river {
+                writeln!(
+                    out,
+                    r#"<path d="M{left} {river_y}H{right}" stroke="{RIVER}" stroke-width="6"/>"#
+                )?;
+            }
             rect(out, (left, top, right, bottom), BORDER)?;
         }
         Ok(())

@@ -80,3 +80,30 @@ fn xiongqi_flipped_in_latin() {
     assert!(svg.contains(">G^<") && svg.contains(">g^<"));
     snapshot("xiongqi-start-flipped.svg", &svg);
 }
+
+/// A game read from rule files whose manifest declares no river gets none: no river line on
+/// a board of squares (Lantern), no river band nor its words on a board of points
+/// (Minixiangqi), and the inner files run through.
+#[test]
+fn rules_boards_without_a_river_draw_none() {
+    let dir = |d: &str| format!("{}/../../{d}", env!("CARGO_MANIFEST_DIR"));
+    for (game, pieces) in [("examples/rules/lantern", 20), ("games/minixiangqi", 24)] {
+        let kind = chuhe::GameKind::Rules(chuhe::rules::load_dir(dir(game)).unwrap());
+        let svg = kind
+            .new_game("start")
+            .unwrap()
+            .board_svg(&chuhe::SvgOptions::default())
+            .unwrap();
+        assert_eq!(count_class(&svg, "piece"), pieces, "{game}");
+        assert!(!svg.contains("#8fb8d8"), "{game}: no river");
+        assert!(!svg.contains("楚河"), "{game}: no river's words");
+    }
+    // Xiangqi read from its rule files keeps its river.
+    let kind = chuhe::GameKind::Rules(chuhe::rules::load_dir(dir("games/xiangqi")).unwrap());
+    let svg = kind
+        .new_game("start")
+        .unwrap()
+        .board_svg(&chuhe::SvgOptions::default())
+        .unwrap();
+    assert!(svg.contains("#8fb8d8") && svg.contains("楚河"));
+}

@@ -68,17 +68,26 @@ fn glyphs(name: Option<&str>) -> Result<chuhe::Glyphs, ApiError> {
 }
 
 /// Opens a position on a blocking thread (a long game is many moves to check).
-async fn open(game: String, position: String, moves: Vec<String>) -> Result<Opened, ApiError> {
-    blocking(move || analysis::open(&game, &position, &moves).map_err(ApiError::from)).await
+async fn open(
+    app: &App,
+    game: String,
+    position: String,
+    moves: Vec<String>,
+) -> Result<Opened, ApiError> {
+    let kinds = app.kinds().clone();
+    blocking(move || analysis::open_in(&kinds, &game, &position, &moves).map_err(ApiError::from))
+        .await
 }
 
 /// `POST /api/analysis/position`: the position after the moves, checked by the rules core,
 /// with its moves, legal moves, result and board.
 pub(super) async fn position(
+    State(app): State<Arc<App>>,
     ApiJson(request): ApiJson<PositionRequest>,
 ) -> Result<Response, ApiError> {
     let glyphs = glyphs(request.glyphs.as_deref())?;
     let opened = open(
+        &app,
         request.game,
         request.position.unwrap_or_default(),
         request.moves,
@@ -247,7 +256,7 @@ async fn handle(
         ));
         return replies;
     }
-    let opened = match open(game, position.unwrap_or_default(), moves).await {
+    let opened = match open(app, game, position.unwrap_or_default(), moves).await {
         Ok(o) => o,
         Err(e) => {
             replies.push(error_message(Some(id), &e));

@@ -84,7 +84,7 @@ fn query_of(app: &App, q: &ListQuery) -> Result<Option<ArchiveQuery>, ApiError> 
         }
     }
     if let Some(game) = q.game.as_deref().filter(|g| !g.is_empty()) {
-        query.game = Some(game_kind(game)?.name().to_string());
+        query.game = Some(game_kind(app, game)?.name().to_string());
     }
     query.result = match q.result.as_deref().filter(|r| !r.is_empty()) {
         None => None,
@@ -222,7 +222,11 @@ pub(super) async fn import(
     let (bytes, kind): (Vec<u8>, Option<chuhe::GameKind>) = if is_json {
         let request: ImportBody = serde_json::from_slice(&body)
             .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "bad_json", e.to_string()))?;
-        let kind = request.game.as_deref().map(game_kind).transpose()?;
+        let kind = request
+            .game
+            .as_deref()
+            .map(|g| game_kind(&app, g))
+            .transpose()?;
         let text = match (&request.pcn, &request.pgn, &request.record) {
             (Some(serde_json::Value::String(text)), None, None) => text.clone(),
             (Some(pcn), None, None) => pcn.to_string(),
@@ -238,8 +242,9 @@ pub(super) async fn import(
     } else {
         (body.to_vec(), None)
     };
+    let kinds = app.kinds().clone();
     let (format, record) = blocking(move || {
-        let imported = crate::archive::read(&bytes, kind).map_err(|e| bad(&e))?;
+        let imported = crate::archive::read_in(&bytes, kind, &kinds).map_err(|e| bad(&e))?;
         let record = crate::archive::stored_of(&imported).map_err(|e| bad(&e))?;
         Ok::<_, ApiError>((imported.format, record))
     })

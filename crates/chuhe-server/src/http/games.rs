@@ -76,18 +76,20 @@ pub(super) fn time_control(clock: Option<ClockRequest>) -> Result<Option<TimeCon
     }))
 }
 
-/// A game's kind by name, or a 400.
-pub(super) fn game_kind(name: &str) -> Result<GameKind, ApiError> {
-    name.parse().map_err(|_| {
-        ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "unknown_game",
-            format!(
-                "unknown game '{}' (xiongqi, xiangqi, xiangqi-capture)",
-                chuhe::quote_input(name)
-            ),
-        )
+/// A game's kind by name among the games `app` offers (the native ones and its `--rules`
+/// games), or a 400 naming those offered.
+pub(super) fn game_kind(app: &App, name: &str) -> Result<GameKind, ApiError> {
+    app.kinds().kind(name).map_err(|e| {
+        ApiError::new(StatusCode::BAD_REQUEST, "unknown_game", e.to_string())
+            .with_params(json!({"game": e.name, "offered": e.offered}))
     })
+}
+
+/// `GET /api/kinds`: the games this server offers, each with its board's size, its pieces
+/// (for a game read from rule files: letters and names), whether it promotes and may be
+/// rated.
+pub(super) async fn kinds(State(app): State<Arc<App>>) -> Response {
+    Json(app.kinds().listing()).into_response()
 }
 
 fn creator_side(side: Option<&str>) -> Result<Side, ApiError> {
@@ -181,7 +183,7 @@ pub(super) async fn create(
         }
     }
     app.admit_creation(viewer.client)?;
-    let kind = game_kind(&request.game)?;
+    let kind = game_kind(&app, &request.game)?;
     let creator = creator_side(request.side.as_deref())?;
     let opponent = match request.opponent.as_deref().unwrap_or("engine") {
         "engine" => {

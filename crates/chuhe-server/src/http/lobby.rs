@@ -198,9 +198,9 @@ pub(super) struct TermsBody {
     to: Option<String>,
 }
 
-fn terms_of(body: &TermsBody) -> Result<Terms, ApiError> {
+fn terms_of(app: &App, body: &TermsBody) -> Result<Terms, ApiError> {
     Ok(Terms {
-        game: game_kind(&body.game)?,
+        game: game_kind(app, &body.game)?,
         clock: time_control(body.clock)?,
         rated: body.rated,
         color: body.color.clone().unwrap_or_else(|| "random".into()),
@@ -220,7 +220,7 @@ pub(super) async fn seek(
         ));
     }
     app.admit_creation(viewer.client)?;
-    let terms = terms_of(&body)?;
+    let terms = terms_of(&app, &body)?;
     let (user, session) = viewer.player(&app).await?;
     let app2 = app.clone();
     let seek = blocking(move || {
@@ -358,7 +358,7 @@ pub(super) async fn challenge(
         return Err(ApiError::bad_request("name the player challenged: \"to\""));
     };
     app.admit_creation(viewer.client)?;
-    let terms = terms_of(&body)?;
+    let terms = terms_of(&app, &body)?;
     let (user, session) = viewer.player(&app).await?;
     let app2 = app.clone();
     let c = blocking(move || {

@@ -88,6 +88,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/challenges/{id}/{verb}", post(lobby::answer_challenge))
         .route("/api/playing", get(lobby::playing))
         .route("/api/lobby/ws", get(lobby::socket))
+        .route("/api/kinds", get(games::kinds))
         .route("/api/games", post(games::create).get(archive::list))
         .route("/api/import", post(archive::import))
         .route("/api/games/{id}", get(games::state))

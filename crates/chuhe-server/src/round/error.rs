@@ -92,6 +92,16 @@ pub enum RoundError {
     /// No game has this id.
     #[error("no game with id '{0}'")]
     NoGame(String),
+    /// The game is of a kind this server does not offer now: a game read from rule files
+    /// whose directory it was not started with.
+    #[error(
+        "this game is of '{game}', whose rules this server was not started with; it is kept \
+         unchanged and can be played again once the server is started with --rules for it"
+    )]
+    NotServed {
+        /// The game's kind, as stored.
+        game: String,
+    },
     /// The server failed inside (a task that panicked).
     #[error("the request failed inside the server: {0}")]
     Internal(String),
@@ -144,6 +154,7 @@ impl RoundError {
             RoundError::SeatTaken => "seat_taken",
             RoundError::BadInvite => "bad_invite",
             RoundError::NoGame(_) => "not_found",
+            RoundError::NotServed { .. } => "game_not_served",
             RoundError::Internal(_) => "internal",
             RoundError::Store(_) => "database",
         }
@@ -173,6 +184,7 @@ impl RoundError {
             RoundError::TakeBackAgainstEngineOnly => json!({"reason": "engine_only"}),
             RoundError::NothingToTakeBack => json!({"reason": "nothing"}),
             RoundError::RematchMade { game } => json!({"game": game}),
+            RoundError::NotServed { game } => json!({"game": game}),
             _ => json!({}),
         }
     }

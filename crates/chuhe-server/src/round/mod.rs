@@ -286,11 +286,19 @@ pub struct Round {
 impl Round {
     /// The game of a stored record, its moves replayed (a move the rules refuse means the
     /// record was damaged: an error, nothing guessed).
-    pub fn load(record: StoredGame) -> Result<Round, StoreError> {
-        let kind: GameKind = record
-            .game
-            .parse()
-            .map_err(|_| StoreError::Backend(format!("unknown game '{}'", record.game)))?;
+    /// A game whose kind is not offered by this server (a rules game of a directory it was
+    /// not started with) is [`RoundError::NotServed`]; the record is left as it is.
+    pub fn load(record: StoredGame, kinds: &crate::kinds::Kinds) -> Result<Round, RoundError> {
+        let Some(kind) = kinds.find(&record.game) else {
+            return Err(RoundError::NotServed {
+                game: chuhe::quote_input(&record.game).into_owned(),
+            });
+        };
+        Ok(Round::load_as(record, kind)?)
+    }
+
+    /// The game of a stored record of `kind`, its moves replayed.
+    fn load_as(record: StoredGame, kind: GameKind) -> Result<Round, StoreError> {
         let mut game = kind
             .new_game(&record.start)
             .map_err(|e| StoreError::Backend(format!("stored start position: {e}")))?;
@@ -348,7 +356,7 @@ impl Round {
             .moves
             .iter()
             .map(|m| &m.uci));
-        let mut fresh = Round::load(record)?;
+        let mut fresh = Round::load_as(record, self.game.kind())?;
         fresh.version = self.version + 1;
         // A search of this server goes on only if its position is still the game's.
         fresh.thinking = self.thinking && same_moves;
@@ -1285,6 +1293,11 @@ pub(crate) fn same_secret(a: &str, b: &str) -> bool {
 /// The position `game` started from as text that keeps its counters: a FEN where the game has
 /// one (its half-move clock and move number), else a FEEN (which holds none, X8).
 pub(crate) fn start_with_counters(game: &dyn AnyGame) -> String {
+    // A game read from rule files writes a FEN for other programs but reads only its FEEN
+    // back (its counters start at zero).
+    if matches!(game.kind(), GameKind::Rules(_)) {
+        return game.start_feen();
+    }
     game.start_text(PositionFormat::Fen)
         .unwrap_or_else(|_| game.start_feen())
 }

@@ -112,6 +112,9 @@ pub struct RoomsOptions {
     /// In a game between people without clocks, a side to move with no page open for this
     /// long has left it, and loses.
     pub abandon_after: Duration,
+    /// The games offered: a stored game of a kind not among them is refused
+    /// ([`RoundError::NotServed`]).
+    pub kinds: crate::kinds::Kinds,
 }
 
 /// How long an idle game stays in memory by default.
@@ -138,6 +141,7 @@ impl Default for RoomsOptions {
             engine_threads: default_engine_threads(),
             idle_after: DEFAULT_IDLE_AFTER,
             abandon_after: DEFAULT_ABANDON_AFTER,
+            kinds: crate::kinds::Kinds::default(),
         }
     }
 }
@@ -308,7 +312,7 @@ impl Rooms {
             .store
             .load(id)?
             .ok_or_else(|| RoundError::NoGame(id.to_string()))?;
-        let table = self.insert(id.to_string(), Round::load(record)?);
+        let table = self.insert(id.to_string(), Round::load(record, &self.options.kinds)?);
         self.after_change(id, &table);
         Ok(table)
     }

@@ -21,6 +21,21 @@ pub fn side(game: GameKind, side: Side) -> &'static str {
     }
 }
 
+/// The name of the piece whose capture ends a game: the general, or a rules game's royal
+/// piece as its manifest names it.
+fn royal(game: GameKind) -> &'static str {
+    match game {
+        GameKind::Rules(handle) => handle
+            .info()
+            .manifest
+            .pieces
+            .iter()
+            .find(|p| p.royal)
+            .map_or("royal piece", |p| p.name.as_str()),
+        _ => "general",
+    }
+}
+
 /// A result in words.
 ///
 /// ```
@@ -49,7 +64,7 @@ pub fn result(game: GameKind, outcome: &Outcome) -> String {
         (Status::Stalemate, _) => format!("{w} wins: {l} has no legal move (stalemate)"),
         (Status::Nomove, _) => format!("{w} wins: {l} has no legal move"),
         (Status::Bareking, _) => format!("{w} wins by bare king"),
-        (Status::Mareking, _) => format!("{w} wins: {l}'s general was captured"),
+        (Status::Mareking, _) => format!("{w} wins: {l}'s {} was captured", royal(game)),
         (Status::Resignation, _) => format!("{w} wins by resignation"),
         (Status::Timelimit, _) => format!("{w} wins on time"),
         (Status::Illegalmove, _) => format!("{w} wins: {l} made a forbidden move"),

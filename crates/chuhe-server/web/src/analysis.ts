@@ -10,6 +10,7 @@ import { api, ApiFailure, socketUrl } from "./api";
 import { Arrow, Board, BoardMove } from "./board";
 import { $, fill, h } from "./dom";
 import { Key, t } from "./i18n";
+import { promotionLabel } from "./kinds";
 import { chosenNotation, coordinates, lineText, moveText, Notation, notationSelect } from "./notation";
 import { playSound } from "./sound";
 import { errorText, gameName, other, Result, resultText, Side, sideName } from "./words";
@@ -435,14 +436,16 @@ function playLine(line: Line, count: number): void {
 function choosePromotion(moves: BoardMove[]): void {
   const box = $("#promotion-choices");
   box.textContent = "";
-  for (const m of moves) {
-    const button = h("button", {}, m.pmn);
+  const labels = moves.map((m) => promotionLabel(view.game, m.uci));
+  $("#promotion p").textContent = t(labels.some((l) => l) ? "play.promote_to" : "play.promote");
+  moves.forEach((m, i) => {
+    const button = h("button", {}, labels[i] || m.pmn);
     button.addEventListener("click", () => {
       $<HTMLDialogElement>("#promotion").close("chosen");
       playMove(m.uci);
     });
     box.append(button);
-  }
+  });
   $<HTMLDialogElement>("#promotion").showModal();
 }
 

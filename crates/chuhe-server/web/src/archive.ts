@@ -4,6 +4,7 @@
 import { api } from "./api";
 import { $, fill, h, link } from "./dom";
 import { Key, t } from "./i18n";
+import { rulesKinds } from "./kinds";
 import { profileUrl } from "./session";
 import { Clock, clockText, day, errorText, gameName, Result, resultText, score } from "./words";
 
@@ -70,7 +71,7 @@ export function setupArchive(main: HTMLElement): void {
       "label",
       {},
       t("form.game"),
-      h("select", { name: "game" }, h("option", { value: "" }, t("archive.any")), ...["xiangqi", "xiongqi", "xiangqi-capture"].map((g) => h("option", { value: g }, gameName(g)))),
+      h("select", { name: "game" }, h("option", { value: "" }, t("archive.any")), ...["xiangqi", "xiongqi", "xiangqi-capture", ...rulesKinds().map((k) => k.name)].map((g) => h("option", { value: g }, gameName(g)))),
     ),
     h(
       "label",

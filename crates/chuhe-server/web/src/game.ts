@@ -7,6 +7,7 @@ import { api, ApiFailure, socketUrl } from "./api";
 import { Board } from "./board";
 import { $, fill, h, link } from "./dom";
 import { t } from "./i18n";
+import { hasGlyphs, isRules, promotionLabel } from "./kinds";
 import { chosenNotation, moveText as notationText, Notation, notationSelect } from "./notation";
 import { playSound, setSoundOn, soundOn } from "./sound";
 import { profileUrl, refresh as refreshMe } from "./session";
@@ -141,9 +142,10 @@ function layout(main: HTMLElement): void {
         h(
           "div",
           { className: "actions" },
-          h("button", { id: "resign" }, t("play.resign")),
-          h("button", { id: "abort" }, t("play.abort")),
-          h("button", { id: "draw-offer" }, t("play.offer_draw")),
+          // Shown by what the first state allows (not before it: no button the game refuses).
+          h("button", { id: "resign", hidden: true }, t("play.resign")),
+          h("button", { id: "abort", hidden: true }, t("play.abort")),
+          h("button", { id: "draw-offer", hidden: true }, t("play.offer_draw")),
           h("button", { id: "draw-accept", hidden: true }, t("play.accept_draw")),
           h("button", { id: "draw-decline", hidden: true }, t("play.decline")),
           h("button", { id: "takeback", hidden: true }, t("play.take_back")),
@@ -438,6 +440,14 @@ function render(state: GameState): void {
   $("#fen-row").hidden = !state.fen;
   $<HTMLInputElement>("#fen").value = state.fen || "";
   glyphsLabel();
+  // A game read from rule files: the glyph switch only where its pieces have glyphs, and a
+  // move of its own as the example of the move box.
+  $("#glyphs").hidden = !hasGlyphs(state.game);
+  const moveInput = $<HTMLInputElement>("#move-input");
+  if (isRules(state.game) && !moveInput.dataset.example && state.legal.length) {
+    moveInput.placeholder = `${state.legal[0].uci}, ${state.legal[0].pmn}`;
+    moveInput.dataset.example = "yes";
+  }
   renderPlayers();
   renderMoves();
   playPremove();
@@ -586,8 +596,12 @@ function playPremove(): void {
 function choosePromotion(moves: Legal[]): void {
   const box = $("#promotion-choices");
   box.textContent = "";
+  const game = play.state!.game;
+  // A game read from rule files may promote into several pieces: each by its letter and name.
+  const rules = isRules(game);
+  $("#promotion p").textContent = t(rules ? "play.promote_to" : "play.promote");
   for (const m of moves) {
-    const button = h("button", {}, m.pmn);
+    const button = h("button", {}, (rules && promotionLabel(game, m.uci)) || m.pmn);
     button.addEventListener("click", () => {
       $<HTMLDialogElement>("#promotion").close("chosen");
       sendMove(m.uci);

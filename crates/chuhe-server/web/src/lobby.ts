@@ -4,6 +4,7 @@
 import { api, idempotencyKey, socketUrl } from "./api";
 import { $, fill, h, link } from "./dom";
 import { t } from "./i18n";
+import { ratedAllowed, rulesKinds } from "./kinds";
 import { current, profileUrl, refresh as refreshMe } from "./session";
 import { Clock, clockText, errorText, gameName } from "./words";
 
@@ -80,7 +81,21 @@ const games = (): [string, string][] => [
   ["xiangqi", t("game.xiangqi.long")],
   ["xiongqi", t("game.xiongqi.long")],
   ["xiangqi-capture", t("game.xiangqi-capture.long")],
+  // The games of the server's rule files, by their manifests' titles.
+  ...rulesKinds().map((k): [string, string] => [k.name, t("game.rules_long", { name: gameName(k.name), files: k.files, ranks: k.ranks })]),
 ];
+
+/** A seek or challenge form's rated box follows its game: games read from rule files are
+ * casual only. */
+function casualForRules(form: HTMLFormElement, account: boolean): void {
+  const game = form.querySelector<HTMLSelectElement>("select[name=game]")!;
+  const rated = form.querySelector<HTMLInputElement>("input[name=rated]")!;
+  game.addEventListener("change", () => {
+    const allowed = ratedAllowed(game.value);
+    rated.disabled = !account || !allowed;
+    if (!allowed) rated.checked = false;
+  });
+}
 
 function clockSelect(id: string): HTMLSelectElement {
   return h(
@@ -184,6 +199,8 @@ export function setupLobby(main: HTMLElement): void {
     ),
   );
   wireNewGame();
+  casualForRules($<HTMLFormElement>("#seek-form"), account);
+  casualForRules($<HTMLFormElement>("#challenge-form"), account);
   $("#seek-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const form = new FormData(e.target as HTMLFormElement);

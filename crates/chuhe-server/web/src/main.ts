@@ -6,6 +6,7 @@ import { $ } from "./dom";
 import { setupEditor } from "./editor";
 import { setupGame } from "./game";
 import { catalogues, setLanguage, t } from "./i18n";
+import { loadKinds } from "./kinds";
 import { setupLobby } from "./lobby";
 import { setupAccount, setupCredentials, setupLeaderboard, setupProfile } from "./people";
 import { refresh } from "./session";
@@ -15,7 +16,7 @@ async function route(): Promise<void> {
   // or the browser's Accept-Language.
   setLanguage(document.documentElement.lang || "en");
   document.title = t("title.site");
-  await refresh();
+  await Promise.all([refresh(), loadKinds()]);
   const main = $("main");
   const path = location.pathname;
   const game = path.match(/^\/g\/([A-Za-z0-9]+)$/);

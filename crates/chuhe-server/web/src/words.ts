@@ -3,6 +3,7 @@
 
 import { ApiFailure } from "./api";
 import { has, Key, t } from "./i18n";
+import { royalName } from "./kinds";
 
 export type Side = "first" | "second";
 
@@ -29,10 +30,10 @@ export function sideName(game: string, side: Side): string {
   return t(side === "first" ? "side.red" : "side.black");
 }
 
-/** A game's kind in words. */
+/** A game's kind in words (a game read from rule files by its own name). */
 export function gameName(game: string): string {
   const key = `game.${game}`;
-  return has(key) ? t(key) : game;
+  return has(key) ? t(key) : game.charAt(0).toUpperCase() + game.slice(1);
 }
 
 /** A result in words, as players say it: "Black wins by resignation". */
@@ -48,6 +49,8 @@ export function resultText(game: string, result: Result, turn?: Side): string {
   const winner = sideName(game, result.winner);
   const loser = sideName(game, other(result.winner));
   let key = `result.${result.status}`;
+  const royal = royalName(game);
+  if (result.status === "mareking" && royal) return t("result.mareking_rules", { winner, loser, piece: royal });
   if (result.reason === "abandoned") key = "result.abandoned";
   else if (result.reason === "perpetual check") key = "result.perpetual_check";
   else if (result.reason === "perpetual chase") key = "result.perpetual_chase";
