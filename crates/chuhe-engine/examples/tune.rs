@@ -310,7 +310,7 @@ fn generate_data(
         fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
     let first_game = if args.append && data_path.exists() {
-        let file = File::open(&data_path).map_err(|e| format!("{}: {e}", data_path.display()))?;
+        let file = File::open(data_path).map_err(|e| format!("{}: {e}", data_path.display()))?;
         tune::next_game_number(BufReader::new(file))
             .map_err(|e| format!("{}: {e}", data_path.display()))?
     } else {
@@ -321,7 +321,7 @@ fn generate_data(
         .write(true)
         .append(args.append)
         .truncate(!args.append)
-        .open(&data_path)
+        .open(data_path)
         .map_err(|e| format!("{}: {e}", data_path.display()))?;
     let mut out = BufWriter::new(file);
     eprintln!(
@@ -334,7 +334,7 @@ fn generate_data(
         args.game,
         first_game,
         args.games,
-        &settings,
+        settings,
         args.seed,
         &mut out,
         |s| {
