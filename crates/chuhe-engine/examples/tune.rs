@@ -658,6 +658,16 @@ fn fit_rules<B: Width>(
         "     {:<28} {:>6} -> {mobility:>6}",
         "mobility (per move)", manifest.mobility
     );
+    // A piece worth nothing or less is no value the data supports: nothing is written.
+    let pieces = manifest.pieces.iter().filter(|p| !p.royal);
+    if let Some((piece, (_, v))) = pieces.zip(&values).find(|(_, (_, v))| *v <= 0) {
+        return Err(format!(
+            "the fit gives {} ({}) the value {v}: the data does not pin the values down (play \
+             more games, at more nodes, or pull toward the starting values with --l2); \
+             nothing written",
+            piece.pin, piece.name
+        ));
+    }
     if args.write {
         let Some(dir) = &args.rules_dir else {
             return Ok(());
