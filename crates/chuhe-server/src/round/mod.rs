@@ -1293,8 +1293,8 @@ pub(crate) fn same_secret(a: &str, b: &str) -> bool {
 /// The position `game` started from as text that keeps its counters: a FEN where the game has
 /// one (its half-move clock and move number), else a FEEN (which holds none, X8).
 pub(crate) fn start_with_counters(game: &dyn AnyGame) -> String {
-    // A game read from rule files writes a FEN for other programs but reads only its FEEN
-    // back (its counters start at zero).
+    // A game read from rule files keeps its FEEN: its FEN has no hands (Sashité's captures
+    // go there), and its counters start at zero.
     if matches!(game.kind(), GameKind::Rules(_)) {
         return game.start_feen();
     }
