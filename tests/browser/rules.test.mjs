@@ -32,6 +32,8 @@ test("Lantern from rule files: the form, two browsers by clicks to the lord take
   // The move box shows a move of this game; no glyph switch (Lantern's pieces have none).
   assert.equal(await a.getAttribute("#move-input", "placeholder"), "a1a2, a1-a2");
   assert.equal(await a.locator("#glyphs").isVisible(), false);
+  // Nor a choice of move notations: its moves have coordinates only.
+  assert.equal(await a.locator(".notation-choice").isVisible(), false);
   await a.locator("#invite-link").waitFor();
   const invite = await a.inputValue("#invite-link");
   const b = await s.page("B");

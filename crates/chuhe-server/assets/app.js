@@ -3469,6 +3469,7 @@
     $("#fen").value = state.fen || "";
     glyphsLabel2();
     $("#glyphs").hidden = !hasGlyphs(state.game);
+    $(".notation-choice").hidden = isRules(state.game);
     const moveInput = $("#move-input");
     if (isRules(state.game) && !moveInput.dataset.example && state.legal.length) {
       moveInput.placeholder = `${state.legal[0].uci}, ${state.legal[0].pmn}`;

@@ -443,6 +443,8 @@ function render(state: GameState): void {
   // A game read from rule files: the glyph switch only where its pieces have glyphs, and a
   // move of its own as the example of the move box.
   $("#glyphs").hidden = !hasGlyphs(state.game);
+  // Its moves have coordinates only: no WXF or Chinese to choose.
+  $(".notation-choice").hidden = isRules(state.game);
   const moveInput = $<HTMLInputElement>("#move-input");
   if (isRules(state.game) && !moveInput.dataset.example && state.legal.length) {
     moveInput.placeholder = `${state.legal[0].uci}, ${state.legal[0].pmn}`;
