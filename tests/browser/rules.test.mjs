@@ -57,8 +57,12 @@ test("Lantern from rule files: the form, two browsers by clicks to the lord take
   await boardDrawn(a);
   assert.equal(await a.textContent("#banner"), "Game over: Red wins: Black's lord was captured");
   assert.equal(await a.locator("#board rect.square.movable").count(), 0);
+  // Lantern's captures go to the capturer's hand: Red holds the lord, Black nothing.
+  assert.equal(await a.textContent("#player-bottom .hand"), "in hand: K");
+  assert.equal(await a.locator("#player-top .hand").count(), 0);
   await shot(a, "r-3-lantern-lord-taken");
   await b.locator("#banner").waitFor();
+  await b.waitForFunction(() => document.querySelector("#player-top .hand")?.textContent === "in hand: K");
 
   // The record names the game.
   const pcn = await a.evaluate(async (id) => (await fetch(`/api/games/${id}/pcn`)).json(), id);

@@ -565,6 +565,7 @@
     "play.first_move_within": "须在 {time} 内走第一步",
     "play.promote": "兵要升变吗？",
     "play.promote_to": "升变为哪个棋子？",
+    "play.in_hand": "手中：{pieces}",
     "play.cancel": "取消",
     "play.ply": "{shown} / {total}",
     "play.start": "回到开局",
@@ -915,6 +916,7 @@
     "play.first_move_within": "須在 {time} 內走第一步",
     "play.promote": "兵要升變嗎？",
     "play.promote_to": "升變為哪個棋子？",
+    "play.in_hand": "手中：{pieces}",
     "play.cancel": "取消",
     "play.ply": "{shown} / {total}",
     "play.start": "回到開局",
@@ -1265,6 +1267,7 @@
     "play.first_move_within": "nước đầu trong vòng {time}",
     "play.promote": "Phong cấp cho tốt?",
     "play.promote_to": "Phong cấp thành quân nào?",
+    "play.in_hand": "quân trong tay: {pieces}",
     "play.cancel": "Hủy",
     "play.ply": "{shown} / {total}",
     "play.start": "về đầu ván",
@@ -1621,6 +1624,7 @@
     "play.first_move_within": "first move within {time}",
     "play.promote": "Promote the soldier?",
     "play.promote_to": "Promote into which piece?",
+    "play.in_hand": "in hand: {pieces}",
     "play.cancel": "Cancel",
     "play.ply": "{shown} / {total}",
     "play.start": "go to the start",
@@ -3515,7 +3519,17 @@
     const name = p.engine !== null ? h("span", { className: "name" }, t("engine.name", { level: p.engine })) : p.name ? link(profileUrl(p.name), p.name) : h("span", { className: "name muted" }, t("player.open_seat"));
     const rating = p.rating !== null ? h("span", { className: "rating" }, `${p.rating}${p.provisional ? "?" : ""}`) : null;
     const diff = p.diff !== null && p.diff !== void 0 ? h("span", { className: p.diff >= 0 ? "diff up" : "diff down" }, p.diff >= 0 ? `+${p.diff}` : String(p.diff)) : null;
-    return h("span", { className: `player ${side}` }, h("span", { className: `dot ${side}`, "aria-hidden": "true" }), name, rating, diff);
+    const held = isRules(state.game) ? handText(state.feen, side) : "";
+    const hand = held ? h("span", { className: "hand" }, t("play.in_hand", { pieces: held })) : null;
+    return h("span", { className: `player ${side}` }, h("span", { className: `dot ${side}`, "aria-hidden": "true" }), name, rating, diff, hand);
+  }
+  function handText(feen2, side) {
+    const hands = (feen2.split(" ")[1] ?? "/").split("/");
+    const part = hands[side === "first" ? 0 : 1] ?? "";
+    return [...part.matchAll(/(\d*)[-+]?([A-Za-z])['^]?/g)].map((m) => {
+      const count = m[1] ? Number(m[1]) : 1;
+      return count > 1 ? `${m[2].toUpperCase()}×${count}` : m[2].toUpperCase();
+    }).join(" ");
   }
   function renderPlayers2() {
     const state = play.state;

@@ -506,7 +506,24 @@ function playerLine(state: GameState, side: Side): HTMLElement {
     p.diff !== null && p.diff !== undefined
       ? h("span", { className: p.diff >= 0 ? "diff up" : "diff down" }, p.diff >= 0 ? `+${p.diff}` : String(p.diff))
       : null;
-  return h("span", { className: `player ${side}` }, h("span", { className: `dot ${side}`, "aria-hidden": "true" }), name, rating, diff);
+  // A game from rule files whose captures go to the capturer's hand (Sashité's): what the
+  // player holds now.
+  const held = isRules(state.game) ? handText(state.feen, side) : "";
+  const hand = held ? h("span", { className: "hand" }, t("play.in_hand", { pieces: held })) : null;
+  return h("span", { className: `player ${side}` }, h("span", { className: `dot ${side}`, "aria-hidden": "true" }), name, rating, diff, hand);
+}
+
+/** The pieces in `side`'s hand, from the FEEN's hands field (`k^2p/r`: the first player's
+ * before the `/`), as their letters with counts: `K P×2`; empty when it holds none. */
+function handText(feen: string, side: Side): string {
+  const hands = (feen.split(" ")[1] ?? "/").split("/");
+  const part = hands[side === "first" ? 0 : 1] ?? "";
+  return [...part.matchAll(/(\d*)[-+]?([A-Za-z])['^]?/g)]
+    .map((m) => {
+      const count = m[1] ? Number(m[1]) : 1;
+      return count > 1 ? `${m[2].toUpperCase()}×${count}` : m[2].toUpperCase();
+    })
+    .join(" ");
 }
 
 function renderPlayers(): void {

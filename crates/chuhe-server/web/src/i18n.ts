@@ -158,6 +158,7 @@ const en = {
   "play.first_move_within": "first move within {time}",
   "play.promote": "Promote the soldier?",
   "play.promote_to": "Promote into which piece?",
+  "play.in_hand": "in hand: {pieces}",
   "play.cancel": "Cancel",
   "play.ply": "{shown} / {total}",
   "play.start": "go to the start",

@@ -146,6 +146,7 @@ export const vi: Catalogue = {
   "play.first_move_within": "nước đầu trong vòng {time}",
   "play.promote": "Phong cấp cho tốt?",
   "play.promote_to": "Phong cấp thành quân nào?",
+  "play.in_hand": "quân trong tay: {pieces}",
   "play.cancel": "Hủy",
   "play.ply": "{shown} / {total}",
   "play.start": "về đầu ván",

@@ -146,6 +146,7 @@ export const zhHans: Catalogue = {
   "play.first_move_within": "须在 {time} 内走第一步",
   "play.promote": "兵要升变吗？",
   "play.promote_to": "升变为哪个棋子？",
+  "play.in_hand": "手中：{pieces}",
   "play.cancel": "取消",
   "play.ply": "{shown} / {total}",
   "play.start": "回到开局",

@@ -146,6 +146,7 @@ export const zhHant: Catalogue = {
   "play.first_move_within": "須在 {time} 內走第一步",
   "play.promote": "兵要升變嗎？",
   "play.promote_to": "升變為哪個棋子？",
+  "play.in_hand": "手中：{pieces}",
   "play.cancel": "取消",
   "play.ply": "{shown} / {total}",
   "play.start": "回到開局",
