@@ -476,6 +476,7 @@
     "lobby.time": "用时",
     "lobby.mode": "模式",
     "lobby.accept": "应战",
+    "lobby.not_served": "此服务器不提供这种棋：请在提供它的服务器上对弈。",
     "lobby.cancel": "取消",
     "lobby.your_seek": "你的约战",
     "lobby.seek": "发起约战",
@@ -827,6 +828,7 @@
     "lobby.time": "用時",
     "lobby.mode": "模式",
     "lobby.accept": "應戰",
+    "lobby.not_served": "此伺服器不提供這種棋：請在提供它的伺服器上對弈。",
     "lobby.cancel": "取消",
     "lobby.your_seek": "你的約戰",
     "lobby.seek": "發起約戰",
@@ -1178,6 +1180,7 @@
     "lobby.time": "Thời gian",
     "lobby.mode": "Chế độ",
     "lobby.accept": "Chơi",
+    "lobby.not_served": "Máy chủ này không có trò chơi này: hãy chơi trên máy chủ có nó.",
     "lobby.cancel": "Hủy",
     "lobby.your_seek": "lời mời của bạn",
     "lobby.seek": "Tìm ván",
@@ -1532,6 +1535,7 @@
     "lobby.time": "Time",
     "lobby.mode": "Mode",
     "lobby.accept": "Play",
+    "lobby.not_served": "This server does not offer this game: play it on a server that does.",
     "lobby.cancel": "Cancel",
     "lobby.your_seek": "your seek",
     "lobby.seek": "Seek a game",
@@ -3936,7 +3940,7 @@
     body.textContent = "";
     for (const s of seeks) {
       const mine = me2 !== null && s.player.name === me2.name;
-      const action = mine ? h("button", { className: "cancel", onclick: () => cancelSeek(s.id) }, t("lobby.cancel")) : h("button", { className: "accept", onclick: () => acceptSeek(s.id) }, t("lobby.accept"));
+      const action = mine ? h("button", { className: "cancel", onclick: () => cancelSeek(s.id) }, t("lobby.cancel")) : s.served === false ? h("button", { className: "accept", disabled: true, title: t("lobby.not_served") }, t("lobby.accept")) : h("button", { className: "accept", onclick: () => acceptSeek(s.id) }, t("lobby.accept"));
       body.append(
         h(
           "tr",

@@ -71,6 +71,13 @@ pub enum LobbyError {
     /// Only the challenged player can accept or decline; only the challenger can cancel.
     #[error("this challenge is not yours to answer")]
     NotYours,
+    /// The seek is for a game this server does not serve (a game from rule files it was not
+    /// started with, seeked on another server of the same database).
+    #[error(
+        "this server does not serve the game '{0}' (it was not started with --rules for it): \
+         accept the seek on a server that does"
+    )]
+    NotServed(String),
     /// The database failed.
     #[error("{0}")]
     Store(#[from] StoreError),
@@ -88,6 +95,7 @@ impl LobbyError {
             LobbyError::UnknownPlayer(_) => "unknown_player",
             LobbyError::SelfChallenge => "self_challenge",
             LobbyError::NotYours => "forbidden",
+            LobbyError::NotServed(_) => "game_not_served",
             LobbyError::Store(_) => "database",
         }
     }
@@ -379,13 +387,18 @@ impl Lobby {
         player: &User,
         id: &str,
         key: Option<&Idempotency>,
+        serves: &dyn Fn(&str) -> bool,
     ) -> Result<StoredGame, LobbyError> {
         let mut refused: Option<LobbyError> = None;
         let accepted = self.store.accept_seek(
             id,
             &player.player_ref(),
             &mut |seek: &Seek, acceptor: &PlayerRef| {
-                let why = if seek.player.id == acceptor.id {
+                let why = if !serves(&seek.game) {
+                    Some(LobbyError::NotServed(
+                        chuhe::quote_input(&seek.game).into_owned(),
+                    ))
+                } else if seek.player.id == acceptor.id {
                     Some(LobbyError::OwnSeek)
                 } else if seek.rated && acceptor.guest {
                     Some(LobbyError::GuestsUnrated)

@@ -353,3 +353,38 @@ fn the_analysis_board_opens_a_rules_game_position() {
     );
     assert_eq!(status, 400, "{body}");
 }
+
+/// Two servers of one database, one started with Lantern's rules and one without: the seek
+/// made on the first is listed on the second as not served there, and accepting it there is
+/// refused (503 `game_not_served`) with the seek left open, so that it is played where its
+/// rules are.
+#[test]
+fn a_seek_for_a_rules_game_is_not_taken_by_a_server_without_its_rules() {
+    let db = TempDb::new("rules-seek-elsewhere");
+    let with = server(&db, lantern());
+    let without = server(&db, Kinds::default());
+    let (status, body) = send(
+        "POST",
+        &with.url("/api/seeks"),
+        None,
+        Some(json!({"game": "lantern", "clock": {"initial_s": 180, "increment_s": 2}})),
+    );
+    assert_eq!(status, 201, "{body}");
+    let seeks = |s: &TestServer| send("GET", &s.url("/api/seeks"), None, None).1;
+    let listed = seeks(&without);
+    let seek = &listed["seeks"][0];
+    assert_eq!(seek["game"], "lantern", "{listed}");
+    assert_eq!(seek["served"], false, "{listed}");
+    assert_eq!(seeks(&with)["seeks"][0]["served"], true);
+    let id = seek["id"].as_str().unwrap();
+    let accept = format!("/api/seeks/{id}/accept");
+    let (status, body) = send("POST", &without.url(&accept), None, None);
+    assert_eq!(status, 503, "{body}");
+    assert_eq!(body["error"]["code"], "game_not_served", "{body}");
+    assert_eq!(body["error"]["params"]["game"], "lantern", "{body}");
+    // Still open, and taken where Lantern is served.
+    assert_eq!(seeks(&without)["seeks"].as_array().unwrap().len(), 1);
+    let (status, body) = send("POST", &with.url(&accept), None, None);
+    assert_eq!(status, 201, "{body}");
+    assert_eq!(body["game"]["game"], "lantern", "{body}");
+}

@@ -35,12 +35,14 @@ impl From<LobbyError> for ApiError {
             LobbyError::UnknownPlayer(_) => StatusCode::NOT_FOUND,
             LobbyError::TooManySeeks => StatusCode::TOO_MANY_REQUESTS,
             LobbyError::Gone(_) | LobbyError::OwnSeek => StatusCode::CONFLICT,
+            LobbyError::NotServed(_) => StatusCode::SERVICE_UNAVAILABLE,
             LobbyError::Store(_) => StatusCode::INTERNAL_SERVER_ERROR,
         };
         let params = match &e {
             LobbyError::UnknownPlayer(name) => json!({"name": name}),
             LobbyError::Gone(what) => json!({"what": what}),
             LobbyError::BadTerms(reason, why) => json!({"reason": reason, "why": why}),
+            LobbyError::NotServed(game) => json!({"game": game}),
             _ => json!({}),
         };
         match e {
@@ -110,6 +112,9 @@ fn seeks_json(app: &App) -> Result<Value, ApiError> {
                     "rated": s.rated,
                     "color": s.color,
                     "created_ms": s.created_ms,
+                    // A seek made on another server of the database, for a game from rule
+                    // files this one was not started with: not to be accepted here.
+                    "served": app.kinds().find(&s.game).is_some(),
                 })
             })
             .collect(),
@@ -326,7 +331,12 @@ pub(super) async fn accept_seek(
         }
     }
     let (app2, key2, user2) = (app.clone(), key.clone(), user.clone());
-    let accepted = blocking(move || app2.lobby().accept_seek(&user2, &id, key2.as_ref())).await;
+    let accepted = blocking(move || {
+        let serves = |game: &str| app2.kinds().find(game).is_some();
+        app2.lobby()
+            .accept_seek(&user2, &id, key2.as_ref(), &serves)
+    })
+    .await;
     match accepted {
         Ok(game) => started(&app, game, &user.id, session).await,
         Err(e @ (LobbyError::Gone(_) | LobbyError::Store(StoreError::Duplicate(_)))) => {

@@ -63,6 +63,7 @@ const en = {
   "lobby.time": "Time",
   "lobby.mode": "Mode",
   "lobby.accept": "Play",
+  "lobby.not_served": "This server does not offer this game: play it on a server that does.",
   "lobby.cancel": "Cancel",
   "lobby.your_seek": "your seek",
   "lobby.seek": "Seek a game",

@@ -23,6 +23,8 @@ interface Seek {
   clock: Clock | null;
   rated: boolean;
   color: string;
+  /** False for a seek of a game this server does not serve (made on another server). */
+  served?: boolean;
 }
 
 interface Challenge {
@@ -342,7 +344,9 @@ function renderSeeks(seeks: Seek[]): void {
     const mine = me !== null && s.player.name === me.name;
     const action = mine
       ? h("button", { className: "cancel", onclick: () => cancelSeek(s.id) }, t("lobby.cancel"))
-      : h("button", { className: "accept", onclick: () => acceptSeek(s.id) }, t("lobby.accept"));
+      : s.served === false
+        ? h("button", { className: "accept", disabled: true, title: t("lobby.not_served") }, t("lobby.accept"))
+        : h("button", { className: "accept", onclick: () => acceptSeek(s.id) }, t("lobby.accept"));
     body.append(
       h(
         "tr",

@@ -54,6 +54,7 @@ export const vi: Catalogue = {
   "lobby.time": "Thời gian",
   "lobby.mode": "Chế độ",
   "lobby.accept": "Chơi",
+  "lobby.not_served": "Máy chủ này không có trò chơi này: hãy chơi trên máy chủ có nó.",
   "lobby.cancel": "Hủy",
   "lobby.your_seek": "lời mời của bạn",
   "lobby.seek": "Tìm ván",

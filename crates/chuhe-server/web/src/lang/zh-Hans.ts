@@ -54,6 +54,7 @@ export const zhHans: Catalogue = {
   "lobby.time": "用时",
   "lobby.mode": "模式",
   "lobby.accept": "应战",
+  "lobby.not_served": "此服务器不提供这种棋：请在提供它的服务器上对弈。",
   "lobby.cancel": "取消",
   "lobby.your_seek": "你的约战",
   "lobby.seek": "发起约战",

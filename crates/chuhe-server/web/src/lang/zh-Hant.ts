@@ -54,6 +54,7 @@ export const zhHant: Catalogue = {
   "lobby.time": "用時",
   "lobby.mode": "模式",
   "lobby.accept": "應戰",
+  "lobby.not_served": "此伺服器不提供這種棋：請在提供它的伺服器上對弈。",
   "lobby.cancel": "取消",
   "lobby.your_seek": "你的約戰",
   "lobby.seek": "發起約戰",
