@@ -4002,7 +4002,7 @@
           { className: "challenge incoming", "data-challenge": c.id },
           t("lobby.challenge_from", { name: c.from.name, terms: terms(c) }),
           " ",
-          h("button", { className: "accept", onclick: () => verb("accept") }, t("lobby.accept")),
+          c.served === false ? h("button", { className: "accept", disabled: true, title: t("lobby.not_served") }, t("lobby.accept")) : h("button", { className: "accept", onclick: () => verb("accept") }, t("lobby.accept")),
           " ",
           h("button", { className: "decline", onclick: () => verb("decline") }, t("lobby.decline"))
         ) : h(

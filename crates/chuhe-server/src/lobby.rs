@@ -71,11 +71,11 @@ pub enum LobbyError {
     /// Only the challenged player can accept or decline; only the challenger can cancel.
     #[error("this challenge is not yours to answer")]
     NotYours,
-    /// The seek is for a game this server does not serve (a game from rule files it was not
-    /// started with, seeked on another server of the same database).
+    /// The seek or challenge is for a game this server does not serve (a game from rule
+    /// files it was not started with, offered on another server of the same database).
     #[error(
         "this server does not serve the game '{0}' (it was not started with --rules for it): \
-         accept the seek on a server that does"
+         accept it on a server that does"
     )]
     NotServed(String),
     /// The database failed.
@@ -483,6 +483,7 @@ impl Lobby {
         player: &User,
         id: &str,
         key: Option<&Idempotency>,
+        serves: &dyn Fn(&str) -> bool,
     ) -> Result<StoredGame, LobbyError> {
         let challenge = self
             .store
@@ -490,6 +491,11 @@ impl Lobby {
             .ok_or(LobbyError::Gone("challenge"))?;
         if challenge.to.id != player.id {
             return Err(LobbyError::NotYours);
+        }
+        if !serves(&challenge.game) {
+            return Err(LobbyError::NotServed(
+                chuhe::quote_input(&challenge.game).into_owned(),
+            ));
         }
         let accepted = self.store.accept_challenge(
             id,

@@ -757,3 +757,48 @@ fn a_seek_goes_with_its_page_and_the_games_being_played_count_their_spectators()
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+/// A challenge to a game from rule files, made on a server started with its rules, reaches
+/// the challenged player on a server of the same database without them: listed there as not
+/// served, and its acceptance refused (503 `game_not_served`), the challenge left open for
+/// the server that plays it.
+#[test]
+fn a_challenge_for_a_rules_game_is_answered_where_its_rules_are() {
+    let db = TempDb::new("site-rules-challenge");
+    let lantern = chuhe::rules::load_dir(format!(
+        "{}/../../examples/rules/lantern",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let kinds = chuhe_server::kinds::Kinds::new([lantern]).unwrap();
+    let with = server(
+        &db,
+        AppOptions {
+            kinds,
+            ..AppOptions::default()
+        },
+    );
+    let without = server(&db, AppOptions::default());
+    let mut alice = Browser::new(&with);
+    alice.sign_up("Alice");
+    let mut bao = Browser::new(&without);
+    bao.sign_up("Bảo");
+    let (status, body) = alice.post("/api/challenges", json!({"to": "bảo", "game": "lantern"}));
+    assert_eq!(status, 201, "{body}");
+    let id = body["challenge"]["id"].as_str().unwrap().to_string();
+    let mine = bao.get("/api/challenges").1;
+    assert_eq!(mine["challenges"][0]["served"], false, "{mine}");
+    let accept = format!("/api/challenges/{id}/accept");
+    let (status, body) = bao.post(&accept, json!({}));
+    assert_eq!((status, code(&body)), (503, "game_not_served"), "{body}");
+    // Bảo's session is the database's: on Alice's server the challenge is served and taken.
+    let mut bao_there = Browser::new(&with);
+    bao_there.session = bao.session.clone();
+    assert_eq!(
+        bao_there.get("/api/challenges").1["challenges"][0]["served"],
+        true
+    );
+    let (status, body) = bao_there.post(&accept, json!({}));
+    assert_eq!(status, 201, "{body}");
+    assert_eq!(body["game"]["game"], "lantern", "{body}");
+}

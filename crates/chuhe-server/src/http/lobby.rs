@@ -140,6 +140,7 @@ fn challenges_json(app: &App, user_id: &str) -> Result<Value, ApiError> {
                     "rated": c.rated,
                     "color": c.color,
                     "created_ms": c.created_ms,
+                    "served": app.kinds().find(&c.game).is_some(),
                 })
             })
             .collect(),
@@ -408,8 +409,12 @@ pub(super) async fn answer_challenge(
                 }
             }
             let (app2, key2, user2) = (app.clone(), key.clone(), user.clone());
-            let accepted =
-                blocking(move || app2.lobby().accept_challenge(&user2, &id, key2.as_ref())).await;
+            let accepted = blocking(move || {
+                let serves = |game: &str| app2.kinds().find(game).is_some();
+                app2.lobby()
+                    .accept_challenge(&user2, &id, key2.as_ref(), &serves)
+            })
+            .await;
             match accepted {
                 Ok(game) => started(&app, game, &user.id, None).await,
                 Err(e @ (LobbyError::Gone(_) | LobbyError::Store(StoreError::Duplicate(_)))) => {

@@ -36,6 +36,8 @@ interface Challenge {
   clock: Clock | null;
   rated: boolean;
   color: string;
+  /** False for a game this server does not serve (the challenge was made on another). */
+  served?: boolean;
 }
 
 interface Summary {
@@ -415,7 +417,9 @@ function renderChallenges(challenges: Challenge[]): void {
             { className: "challenge incoming", "data-challenge": c.id },
             t("lobby.challenge_from", { name: c.from.name, terms: terms(c) }),
             " ",
-            h("button", { className: "accept", onclick: () => verb("accept") }, t("lobby.accept")),
+            c.served === false
+              ? h("button", { className: "accept", disabled: true, title: t("lobby.not_served") }, t("lobby.accept"))
+              : h("button", { className: "accept", onclick: () => verb("accept") }, t("lobby.accept")),
             " ",
             h("button", { className: "decline", onclick: () => verb("decline") }, t("lobby.decline")),
           )
