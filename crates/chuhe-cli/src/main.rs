@@ -326,6 +326,10 @@ enum Command {
         /// tag of the Chinese programs' PGN.
         #[arg(long, value_enum, default_value = "san")]
         notation: Notation,
+        /// The records are of the game of this rules directory (as in `games/`): PCN records
+        /// that name it in `meta.game` are checked by its rules.
+        #[arg(long, value_name = "DIR")]
+        rules: Option<std::path::PathBuf>,
     },
     /// Converts moves from one notation to another (played in order from the position), or
     /// a position (the positional argument) to FEN or FEEN.
@@ -514,14 +518,19 @@ fn run(cli: Cli, out: &mut Output) -> Result<(), CliError> {
             output,
             output_dir,
             notation,
-        } => records::convert_records(
-            &record,
-            to,
-            game_index,
-            records::Destination::of(output, output_dir),
-            notation.notation(),
-            out,
-        ),
+            rules,
+        } => {
+            let rules = rules.as_deref().map(rules_kind).transpose()?;
+            records::convert_records(
+                &record,
+                to,
+                game_index,
+                records::Destination::of(output, output_dir),
+                notation.notation(),
+                rules,
+                out,
+            )
+        }
         Command::Ggn {
             game,
             rules,

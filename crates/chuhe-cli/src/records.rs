@@ -293,8 +293,10 @@ pub fn convert_records(
     game_index: Option<u64>,
     destination: Destination,
     notation: chuhe::MoveNotation,
+    rules: Option<chuhe::GameKind>,
     out: &mut Output,
 ) -> Result<(), CliError> {
+    let rules: Vec<chuhe::GameKind> = rules.into_iter().collect();
     if to == RecordFormat::Pgn {
         // Refuse a notation PGN cannot carry before reading anything.
         let probe = chuhe::GameKind::Xiangqi
@@ -321,7 +323,7 @@ pub fn convert_records(
         RecordFormat::Pgn => "pgn",
     };
     let mut written = 0usize;
-    for_each_game(path, game_index, &[], |index, item| {
+    for_each_game(path, game_index, &rules, |index, item| {
         let pcn = pcn_of(item);
         let text = match to {
             RecordFormat::Pcn => format!("{}\n", pcn.to_json_pretty()),

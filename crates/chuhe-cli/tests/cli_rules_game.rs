@@ -192,6 +192,12 @@ fn two_engines_play_lantern_to_its_ends_in_a_match() {
         // Without it, the game's name is unknown, and said so.
         let line = common::fails(&["replay", &file]);
         assert!(line.contains("unknown game 'lantern'"), "{line}");
+        // `chuhe record` checks it by the same rules and writes it again as it was.
+        let run = common::chuhe(&["record", &file, "--to", "pcn", "--rules", &dir]);
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+        let again: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+        assert_eq!(again["moves"], record["moves"], "{file}");
+        assert_eq!(again["status"], record["status"], "{file}");
         records += 1;
     }
     let _ = std::fs::remove_dir_all(&pcn);
