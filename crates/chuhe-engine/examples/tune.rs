@@ -298,6 +298,38 @@ fn bench_eval<P: Evaluation>(config: P::Config) {
     );
 }
 
+/// The data file (`--data`, else `target/tune/<name>.txt`) and the self-play settings; plays
+/// `--games` games into it first when asked.
+fn prepare_data(args: &Args, name: &str) -> Result<(PathBuf, PlaySettings), String> {
+    let data_path = args.data.clone().unwrap_or_else(|| {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../target/tune")
+            .join(format!("{name}.txt"))
+    });
+    let settings = PlaySettings {
+        nodes: args.nodes,
+        random_plies: args.random,
+        ..PlaySettings::default()
+    };
+    if args.games > 0 {
+        generate_data(args, name, &data_path, &settings)?;
+    }
+    Ok((data_path, settings))
+}
+
+/// What loading the data gave, and how long it took.
+fn report_loaded(data: &Dataset, started: Instant) {
+    eprintln!(
+        "loaded {} lines: {} training and {} validation positions ({} skipped, {} resolved by captures) in {:.1} s",
+        data.lines,
+        data.training_len(),
+        data.validation_len(),
+        data.skipped,
+        data.resolved,
+        started.elapsed().as_secs_f64()
+    );
+}
+
 /// Plays `args.games` self-play games of `args.game` into the data file (appended with
 /// `--append`, the game numbers going on).
 fn generate_data(
@@ -371,20 +403,7 @@ fn run<P: Evaluation>(args: &Args, config: P::Config) -> Result<(), String> {
     }
     // A misspelt block name fails before any work.
     let free = free_mask(P::BLOCKS, &args.only)?;
-    let data_path = args.data.clone().unwrap_or_else(|| {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../../target/tune")
-            .join(format!("{name}.txt"))
-    });
-    let settings = PlaySettings {
-        nodes: args.nodes,
-        random_plies: args.random,
-        ..PlaySettings::default()
-    };
-
-    if args.games > 0 {
-        generate_data(args, name, &data_path, &settings)?;
-    }
+    let (data_path, settings) = prepare_data(args, name)?;
 
     let mut newest: Option<Vec<Weight>> = None;
     if args.epochs > 0 {
@@ -392,15 +411,7 @@ fn run<P: Evaluation>(args: &Args, config: P::Config) -> Result<(), String> {
         let file = File::open(&data_path).map_err(|e| format!("{}: {e}", data_path.display()))?;
         let mut data = Dataset::load::<P>(BufReader::new(file), config, args.validation)
             .map_err(|e| format!("{}: {e}", data_path.display()))?;
-        eprintln!(
-            "loaded {} lines: {} training and {} validation positions ({} skipped, {} resolved by captures) in {:.1} s",
-            data.lines,
-            data.training_len(),
-            data.validation_len(),
-            data.skipped,
-            data.resolved,
-            t0.elapsed().as_secs_f64()
-        );
+        report_loaded(&data, t0);
         let mut blend_note = String::new();
         if args.score_weight > 0.0 {
             let Some(k_ref) = data.blend_reference(args.score_weight) else {
@@ -543,19 +554,7 @@ fn run_rules(args: &Args, handle: RulesHandle) -> Result<(), String> {
         return Err(format!("--rules: {flag} is for the native games only"));
     }
     let name = handle.name();
-    let data_path = args.data.clone().unwrap_or_else(|| {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../../target/tune")
-            .join(format!("{name}.txt"))
-    });
-    let settings = PlaySettings {
-        nodes: args.nodes,
-        random_plies: args.random,
-        ..PlaySettings::default()
-    };
-    if args.games > 0 {
-        generate_data(args, name, &data_path, &settings)?;
-    }
+    let (data_path, _) = prepare_data(args, name)?;
     if args.epochs == 0 {
         return Ok(());
     }
@@ -588,15 +587,7 @@ fn fit_rules<B: Width>(
         },
     )
     .map_err(|e| format!("{}: {e}", data_path.display()))?;
-    eprintln!(
-        "loaded {} lines: {} training and {} validation positions ({} skipped, {} resolved by captures) in {:.1} s",
-        data.lines,
-        data.training_len(),
-        data.validation_len(),
-        data.skipped,
-        data.resolved,
-        t0.elapsed().as_secs_f64()
-    );
+    report_loaded(&data, t0);
     if data.training_len() == 0 {
         return Err(format!("{}: no usable position", data_path.display()));
     }
