@@ -317,6 +317,37 @@ fn prepare_data(args: &Args, name: &str) -> Result<(PathBuf, PlaySettings), Stri
     Ok((data_path, settings))
 }
 
+/// What [`fit`] found: K, the errors (training, validation) before, and the optimiser's
+/// best weights.
+struct Fit {
+    k: f64,
+    before: (f64, f64),
+    found: tune::Optimised,
+}
+
+/// K for `start`, then Adam from `start` over the parameters `free` leaves free (empty: all),
+/// with its progress every 200 epochs.
+fn fit(args: &Args, data: &Dataset, start: &[[f64; 2]], free: Vec<bool>) -> Fit {
+    let k = tune::fit_k(data, start);
+    let before = (data.mse(start, k, false), data.mse(start, k, true));
+    eprintln!(
+        "K = {k:.4}; MSE before: training {:.6}, validation {:.6}",
+        before.0, before.1
+    );
+    let opt = OptimiseSettings {
+        epochs: args.epochs,
+        learning_rate: args.lr,
+        l2: args.l2,
+        free,
+    };
+    let found = tune::optimise(data, start, k, &opt, |epoch, train, validation| {
+        if epoch % 200 == 0 || epoch == args.epochs {
+            eprintln!("  epoch {epoch}: MSE training {train:.6}, validation {validation:.6}");
+        }
+    });
+    Fit { k, before, found }
+}
+
 /// What loading the data gave, and how long it took.
 fn report_loaded(data: &Dataset, started: Instant) {
     eprintln!(
@@ -434,24 +465,8 @@ fn run<P: Evaluation>(args: &Args, config: P::Config) -> Result<(), String> {
             P::weights().to_vec()
         };
         let start = tune::to_float(&start_int);
-        let k = tune::fit_k(&data, &start);
-        let before = (data.mse(&start, k, false), data.mse(&start, k, true));
-        eprintln!(
-            "K = {k:.4}; MSE before: training {:.6}, validation {:.6}",
-            before.0, before.1
-        );
         let t1 = Instant::now();
-        let opt = OptimiseSettings {
-            epochs: args.epochs,
-            learning_rate: args.lr,
-            l2: args.l2,
-            free,
-        };
-        let found = tune::optimise(&data, &start, k, &opt, |epoch, train, validation| {
-            if epoch % 200 == 0 || epoch == args.epochs {
-                eprintln!("  epoch {epoch}: MSE training {train:.6}, validation {validation:.6}");
-            }
-        });
+        let Fit { k, before, found } = fit(args, &data, &start, free);
         eprintln!("kept the weights of epoch {}", found.epoch);
         let tuned_int = tune::to_int(&found.weights);
         let rounded = tune::to_float(&tuned_int);
@@ -600,23 +615,7 @@ fn fit_rules<B: Width>(
     let mut free: Vec<bool> = manifest.pieces.iter().map(|p| !p.royal).collect();
     free.push(true);
     let w0 = tune::to_float(&start_int);
-    let k = tune::fit_k(&data, &w0);
-    let before = (data.mse(&w0, k, false), data.mse(&w0, k, true));
-    eprintln!(
-        "K = {k:.4}; MSE before: training {:.6}, validation {:.6}",
-        before.0, before.1
-    );
-    let opt = OptimiseSettings {
-        epochs: args.epochs,
-        learning_rate: args.lr,
-        l2: args.l2,
-        free,
-    };
-    let found = tune::optimise(&data, &w0, k, &opt, |epoch, train, validation| {
-        if epoch % 200 == 0 || epoch == args.epochs {
-            eprintln!("  epoch {epoch}: MSE training {train:.6}, validation {validation:.6}");
-        }
-    });
+    let Fit { k, found, .. } = fit(args, &data, &w0, free);
     // Only the middlegame half is used (no phases); the mobility weight stays in the
     // manifest's range.
     let mut tuned: Vec<i32> = tune::to_int(&found.weights).iter().map(|w| w[0]).collect();
