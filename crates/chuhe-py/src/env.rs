@@ -592,7 +592,12 @@ fn write_observation_over<P: GamePosition>(
         let plane = if side == me { role } else { roles + role };
         put(obs, plane * n + layout.view(layout.index(sq), me));
     });
-    let earlier = game.history().occurrences(pos).count().saturating_sub(1);
+    let earlier = game
+        .history()
+        .occurrences(pos)
+        .take(4)
+        .count()
+        .saturating_sub(1);
     let rep = earlier.min(3) as f32 / 3.0;
     obs[2 * roles * n..(2 * roles + 1) * n].fill(rep);
     let clock = pos.halfmove().min(200) as f32 / 200.0;

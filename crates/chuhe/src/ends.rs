@@ -26,12 +26,8 @@ pub(crate) fn fold_repetition<P: GamePosition>(
 ) -> Option<Outcome> {
     let pos = history.current();
     let fold = fold.max(2);
-    // Counted, then walked again: no allocation on every move.
-    let count = history.occurrences(pos).count();
-    if count < fold {
-        return None;
-    }
-    let first = history.occurrences(pos).nth(count - fold)?;
+    // The occurrences come latest first: the `fold`-th is the first of the cycle.
+    let first = history.occurrences(pos).nth(fold - 1)?;
     let positions = history.positions();
     let last = positions.len() - 1;
     if perpetual_check {

@@ -4,54 +4,52 @@
 //! forbidden repetitions, Xiangqi's n-fold repetition with perpetual check) is in its two
 //! history hooks, [`GamePosition::game_outcome`] and [`GamePosition::is_forbidden_by_history`].
 
-use std::collections::hash_map::Entry;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
 use chuhe_notation::{Side, Status};
 
 use crate::variant::{GamePosition, MoveBuffer, MoveNotation};
 use crate::{MoveError, Outcome};
 
-/// Hashes a Zobrist key as itself: the keys are already uniformly random, so the map needs
-/// no further mixing (SipHash cost more than the rest of a history look-up).
-#[derive(Clone, Copy, Debug, Default)]
-struct ZobristHasher(u64);
+/// Buckets of the repetition look-up: a position goes into the bucket named by the top bits
+/// of its Zobrist hash (uniformly random already, so no further mixing).
+const BUCKETS: usize = 1024;
 
-impl Hasher for ZobristHasher {
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.0
-    }
+/// No position: the end of a chain.
+const NONE: u32 = u32::MAX;
 
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-
-    #[inline]
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
+fn bucket(hash: u64) -> usize {
+    (hash >> (64 - BUCKETS.trailing_zeros())) as usize
 }
 
-type ByHash = HashMap<u64, (usize, usize), BuildHasherDefault<ZobristHasher>>;
-
-/// No position: the end of a chain of positions with the same hash.
-const NONE: usize = usize::MAX;
+/// What the look-up keeps of a position.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    /// Its Zobrist hash.
+    hash: u64,
+    /// The position before it in its bucket, or [`NONE`].
+    bucket_prev: u32,
+    /// The position before it with the same hash, or [`NONE`].
+    same_prev: u32,
+}
 
 /// The positions and moves of a game, with O(1) look-up of earlier occurrences of a position.
+///
+/// The look-up is a small table, not a hash map: per bucket the last position in it, and per
+/// position the one before it in its bucket and the one before it with the same hash (found
+/// once, when the position is entered). A bit per bucket says which buckets hold a position,
+/// so most moves read one cache line of it (128 bytes) and not the table, where a hash map's
+/// scattered slots missed the cache at every move. Playing a move, taking it back and
+/// starting again never allocate once the vectors have grown, and the repetitions of the
+/// current position are a chain walked without a search.
 #[derive(Clone, Debug)]
 pub struct History<P: GamePosition> {
     positions: Vec<P>,
     moves: Vec<P::Move>,
-    /// Per hash: the first and the last position with it; `links[i]` chains the positions
-    /// with the hash of position `i` (the one before, the one after, or [`NONE`]). No
-    /// allocation per move.
-    by_hash: ByHash,
-    links: Vec<(usize, usize)>,
+    /// One per position.
+    entries: Vec<Entry>,
+    /// Per bucket: the last position in it; read only where `occupied` has the bucket's bit.
+    bucket_last: [u32; BUCKETS],
+    /// A bit per bucket: does it hold a position?
+    occupied: [u64; BUCKETS / 64],
 }
 
 impl<P: GamePosition> History<P> {
@@ -60,8 +58,9 @@ impl<P: GamePosition> History<P> {
         let mut history = History {
             positions: Vec::new(),
             moves: Vec::new(),
-            by_hash: ByHash::default(),
-            links: Vec::new(),
+            entries: Vec::new(),
+            bucket_last: [NONE; BUCKETS],
+            occupied: [0; BUCKETS / 64],
         };
         history.restart(start);
         history
@@ -71,11 +70,10 @@ impl<P: GamePosition> History<P> {
     fn restart(&mut self, start: P) {
         self.positions.clear();
         self.moves.clear();
-        self.by_hash.clear();
-        self.links.clear();
-        self.by_hash.insert(start.zobrist_hash(), (0, 0));
-        self.links.push((NONE, NONE));
+        self.entries.clear();
+        self.occupied = [0; BUCKETS / 64];
         self.positions.push(start);
+        self.link_position();
     }
 
     /// The positions: the start, then one after each move.
@@ -93,20 +91,43 @@ impl<P: GamePosition> History<P> {
         self.positions.last().expect("a history is never empty")
     }
 
+    /// The latest position with `hash`, or [`NONE`].
+    fn latest_with(&self, hash: u64) -> u32 {
+        let mut i = self.last_in(bucket(hash));
+        while i != NONE && self.entries[i as usize].hash != hash {
+            i = self.entries[i as usize].bucket_prev;
+        }
+        i
+    }
+
     /// Indices (into [`History::positions`]) of every position with the same identity as `p`,
-    /// ascending.
+    /// the latest first.
+    ///
+    /// ```
+    /// use chuhe::xiangqi::{Position, RuleSet};
+    /// use chuhe::Game;
+    ///
+    /// let mut game = Game::<Position>::start(RuleSet::Standard);
+    /// for m in ["h3e3", "h10g8", "e3h3", "g8h10"] {
+    ///     game.play_text(m).unwrap();
+    /// }
+    /// let now: Vec<usize> = game.history().occurrences(game.position()).collect();
+    /// assert_eq!(now, [4, 0]);
+    /// ```
     pub fn occurrences<'a>(&'a self, p: &'a P) -> impl Iterator<Item = usize> + 'a {
-        let first = self.by_hash.get(&p.zobrist_hash()).map(|&(first, _)| first);
-        std::iter::successors(first, move |&i| {
-            let next = self.links[i].1;
-            (next != NONE).then_some(next)
+        let latest = self.latest_with(p.zobrist_hash());
+        std::iter::successors((latest != NONE).then_some(latest), move |&i| {
+            let prev = self.entries[i as usize].same_prev;
+            (prev != NONE).then_some(prev)
         })
+        .map(|i| i as usize)
         .filter(move |&i| self.positions[i].same_identity(p))
     }
 
     fn push(&mut self, m: P::Move, after: P) {
         self.positions.push(after);
-        self.link_last(m);
+        self.moves.push(m);
+        self.link_position();
     }
 
     /// Plays `m` on a copy of the current position made in place at the end of the list
@@ -115,44 +136,45 @@ impl<P: GamePosition> History<P> {
         let last = self.positions.len();
         self.positions.extend_from_within(last - 1..);
         self.positions[last].play_unchecked(m);
-        self.link_last(m);
+        self.moves.push(m);
+        self.link_position();
     }
 
-    /// Records the move to the last position and that position's hash.
-    fn link_last(&mut self, m: P::Move) {
+    /// Enters the last position into the look-up.
+    fn link_position(&mut self) {
         let index = self.positions.len() - 1;
         let hash = self.positions[index].zobrist_hash();
-        match self.by_hash.entry(hash) {
-            Entry::Occupied(mut e) => {
-                let (first, last) = *e.get();
-                self.links[last].1 = index;
-                self.links.push((last, NONE));
-                e.insert((first, index));
-            }
-            Entry::Vacant(e) => {
-                e.insert((index, index));
-                self.links.push((NONE, NONE));
-            }
+        let b = bucket(hash);
+        let same_prev = self.latest_with(hash);
+        self.entries.push(Entry {
+            hash,
+            bucket_prev: self.last_in(b),
+            same_prev,
+        });
+        self.bucket_last[b] = u32::try_from(index).expect("fewer than 4 billion plies");
+        self.occupied[b / 64] |= 1 << (b % 64);
+    }
+
+    /// The last position in bucket `b`, or [`NONE`].
+    #[inline]
+    fn last_in(&self, b: usize) -> u32 {
+        if self.occupied[b / 64] & (1 << (b % 64)) == 0 {
+            NONE
+        } else {
+            self.bucket_last[b]
         }
-        self.moves.push(m);
     }
 
     fn pop(&mut self) -> Option<P::Move> {
-        if self.moves.is_empty() {
-            return None;
+        let m = self.moves.pop()?;
+        self.positions.pop();
+        let entry = self.entries.pop()?;
+        let b = bucket(entry.hash);
+        self.bucket_last[b] = entry.bucket_prev;
+        if entry.bucket_prev == NONE {
+            self.occupied[b / 64] &= !(1 << (b % 64));
         }
-        let after = self.positions.pop()?;
-        let (before, _) = self.links.pop()?;
-        let hash = after.zobrist_hash();
-        if before == NONE {
-            self.by_hash.remove(&hash);
-        } else {
-            self.links[before].1 = NONE;
-            if let Some(entry) = self.by_hash.get_mut(&hash) {
-                entry.1 = before;
-            }
-        }
-        self.moves.pop()
+        Some(m)
     }
 }
 

@@ -19,7 +19,12 @@ fn scan<P: GamePosition>(game: &Game<P>) -> Vec<usize> {
 }
 
 fn check_history<P: GamePosition>(game: &Game<P>) {
-    let found: Vec<usize> = game.history().occurrences(game.position()).collect();
+    let mut found: Vec<usize> = game.history().occurrences(game.position()).collect();
+    assert!(
+        found.windows(2).all(|w| w[0] > w[1]),
+        "latest first: {found:?}"
+    );
+    found.reverse();
     assert_eq!(found, scan(game));
     // The pieces as the games walk them, and square by square.
     let pos = game.position();
