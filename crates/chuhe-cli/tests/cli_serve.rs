@@ -329,6 +329,39 @@ fn bad_rules_directories_are_refused_with_a_message() {
     let _ = std::fs::remove_dir_all(&broken);
 }
 
+/// A copy of the Lantern directory whose lantern-bearer may only capture, its GGN written
+/// again by `chuhe ggn --pieces`.
+fn changed_lantern(lantern: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("chuhe-lantern-changed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for file in ["rules.json", "pieces.json"] {
+        std::fs::copy(format!("{lantern}/{file}"), dir.join(file)).unwrap();
+    }
+    let pieces = dir.join("pieces.json");
+    let text = std::fs::read_to_string(&pieces).unwrap();
+    let changed = text.replace(
+        "\"move:step:fwd capture:step:fwd,fwd-diag\"",
+        "\"capture:step:fwd,fwd-diag\"",
+    );
+    assert_ne!(
+        changed, text,
+        "the lantern-bearer's moves are in pieces.json"
+    );
+    std::fs::write(&pieces, changed).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_chuhe"))
+        .args(["ggn", "--pieces"])
+        .arg(&pieces)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::write(dir.join("lantern.ggn.json"), out.stdout).unwrap();
+    dir.to_string_lossy().into_owned()
+}
+
 #[test]
 fn a_rules_game_is_served_and_kept_when_its_rules_are_not() {
     let db = temp_db("rules");
@@ -391,6 +424,26 @@ fn a_rules_game_is_served_and_kept_when_its_rules_are_not() {
     assert_eq!(state["moves"].as_array().map(Vec::len), Some(2), "{state}");
     child.kill().unwrap();
     child.wait().unwrap();
+    // Rule files changed under the same name (the lantern-bearer only captures now, so the
+    // stored b2b3 is refused): the game is kept, and said to need the rules it was played
+    // under — not a database failure.
+    let changed = changed_lantern(&lantern);
+    let (mut child, base) = serve_with("127.0.0.1:0", &db, &["--rules", &changed]);
+    let (status, body) = get(&format!("{base}/api/games/{id}"));
+    assert_eq!(status, 409, "{body}");
+    assert_eq!(body["error"]["code"], "rules_changed", "{body}");
+    assert_eq!(body["error"]["params"]["game"], "lantern", "{body}");
+    let message = body["error"]["message"].as_str().unwrap();
+    assert!(message.contains("move 1 ('b2b3')"), "{body}");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let (mut child, base) = serve_with("127.0.0.1:0", &db, &["--rules", &lantern]);
+    let (status, state) = get(&format!("{base}/api/games/{id}"));
+    assert_eq!(status, 200, "the record is untouched: {state}");
+    assert_eq!(state["moves"].as_array().map(Vec::len), Some(2), "{state}");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let _ = std::fs::remove_dir_all(&changed);
     for ext in ["", "-wal", "-shm", "-lock"] {
         let _ = std::fs::remove_file(format!("{db}{ext}"));
     }

@@ -102,6 +102,21 @@ pub enum RoundError {
         /// The game's kind, as stored.
         game: String,
     },
+    /// A game read from rule files that its rules, as this server was started with them, no
+    /// longer replay: the rule files changed after it was played. The record is kept as it is.
+    #[error(
+        "this game of '{game}' does not replay under the rules this server was started with \
+         ({at}: {why}); the rule files changed since it was played. It is kept unchanged and \
+         can be played again once the server is started with the rules it was played under"
+    )]
+    RulesChanged {
+        /// The game's kind, as stored.
+        game: String,
+        /// What was refused: `the start position` or `move N ('a2a3')`.
+        at: String,
+        /// Why the rules refused it.
+        why: String,
+    },
     /// The server failed inside (a task that panicked).
     #[error("the request failed inside the server: {0}")]
     Internal(String),
@@ -155,6 +170,7 @@ impl RoundError {
             RoundError::BadInvite => "bad_invite",
             RoundError::NoGame(_) => "not_found",
             RoundError::NotServed { .. } => "game_not_served",
+            RoundError::RulesChanged { .. } => "rules_changed",
             RoundError::Internal(_) => "internal",
             RoundError::Store(_) => "database",
         }
@@ -185,6 +201,9 @@ impl RoundError {
             RoundError::NothingToTakeBack => json!({"reason": "nothing"}),
             RoundError::RematchMade { game } => json!({"game": game}),
             RoundError::NotServed { game } => json!({"game": game}),
+            RoundError::RulesChanged { game, at, why } => {
+                json!({"game": game, "at": at, "reason": why})
+            }
             _ => json!({}),
         }
     }

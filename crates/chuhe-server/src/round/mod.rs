@@ -294,18 +294,34 @@ impl Round {
                 game: chuhe::quote_input(&record.game).into_owned(),
             });
         };
-        Ok(Round::load_as(record, kind)?)
+        Round::load_as(record, kind)
     }
 
-    /// The game of a stored record of `kind`, its moves replayed.
-    fn load_as(record: StoredGame, kind: GameKind) -> Result<Round, StoreError> {
+    /// The game of a stored record of `kind`, its moves replayed. A start or a move its
+    /// rules refuse is [`RoundError::RulesChanged`] for a game read from rule files (their
+    /// files may change between starts) and a damaged record for a native game.
+    fn load_as(record: StoredGame, kind: GameKind) -> Result<Round, RoundError> {
+        let refused = |at: String, why: String| -> RoundError {
+            if matches!(kind, GameKind::Rules(_)) {
+                RoundError::RulesChanged {
+                    game: chuhe::quote_input(&record.game).into_owned(),
+                    at,
+                    why,
+                }
+            } else {
+                StoreError::Backend(format!("stored {at}: {why}")).into()
+            }
+        };
         let mut game = kind
             .new_game(&record.start)
-            .map_err(|e| StoreError::Backend(format!("stored start position: {e}")))?;
+            .map_err(|e| refused("start position".into(), e.to_string()))?;
         let mut played = Vec::with_capacity(record.moves.len());
         for (i, mv) in record.moves.iter().enumerate() {
             let texts = game.play_text(&mv.uci, MoveNotation::Uci).map_err(|e| {
-                StoreError::Backend(format!("stored move {} ('{}'): {e}", i + 1, mv.uci))
+                refused(
+                    format!("move {} ('{}')", i + 1, chuhe::quote_input(&mv.uci)),
+                    e.to_string(),
+                )
             })?;
             played.push(Played {
                 texts,
@@ -349,7 +365,7 @@ impl Round {
     /// game); what only this server knows (the engine at work, its last score) is kept, and
     /// the version seen by watchers counts up. A move made elsewhere started the clock of the
     /// side to move when it was stored.
-    pub fn reload(&mut self, record: StoredGame) -> Result<(), StoreError> {
+    pub fn reload(&mut self, record: StoredGame) -> Result<(), RoundError> {
         let same_turn = record.moves.len() == self.played.len();
         let same_moves = record.moves.iter().map(|m| &m.uci).eq(self
             .record

@@ -313,6 +313,7 @@ const en = {
   "error.bad_invite": "This invite link is not valid for this game.",
   "error.not_found": "Not found.",
   "error.game_not_served": "This game is of {game}, whose rules this server was not started with. It is kept unchanged and can be played again once the server is started with --rules for it.",
+  "error.rules_changed": "This game of {game} no longer replays under the rules this server was started with: its rule files changed after it was played. It is kept unchanged and can be played again once the server is started with the rules it was played under.",
   "error.bad_name": "The name {why}.",
   "error.bad_name.length": "The name must have 2 to 24 characters.",
   "error.bad_name.invisible": "The name has an invisible or control character.",

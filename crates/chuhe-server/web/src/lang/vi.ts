@@ -297,6 +297,7 @@ export const vi: Catalogue = {
   "error.bad_invite": "Đường dẫn mời này không dành cho ván cờ này.",
   "error.not_found": "Không tìm thấy.",
   "error.game_not_served": "Ván này là {game}, nhưng máy chủ lần này không được khởi động với luật của nó. Ván được giữ nguyên và có thể chơi tiếp khi máy chủ khởi động với --rules cho nó.",
+  "error.rules_changed": "Ván {game} này không còn diễn lại được theo luật mà máy chủ đang dùng: các tệp luật của nó đã thay đổi sau khi ván được chơi. Ván được giữ nguyên và có thể chơi tiếp khi máy chủ khởi động với đúng luật mà ván đã chơi.",
   "error.bad_name": "Tên không hợp lệ.",
   "error.bad_name.length": "Tên phải có từ 2 đến 24 ký tự.",
   "error.bad_name.invisible": "Tên có ký tự vô hình hoặc ký tự điều khiển.",

@@ -297,6 +297,7 @@ export const zhHans: Catalogue = {
   "error.bad_invite": "这个邀请链接不属于这盘棋。",
   "error.not_found": "没有找到。",
   "error.game_not_served": "这盘棋是{game}，本服务器这次启动时没有载入它的规则。棋局原样保存，服务器用 --rules 载入它的规则后即可继续。",
+  "error.rules_changed": "这盘{game}按本服务器这次载入的规则已无法重放：它的规则文件在对局之后改动过。棋局原样保存，服务器载入当时的规则后即可继续。",
   "error.bad_name": "名字不合要求。",
   "error.bad_name.length": "名字须为 2 到 24 个字符。",
   "error.bad_name.invisible": "名字里有看不见的字符或控制字符。",

@@ -297,6 +297,7 @@ export const zhHant: Catalogue = {
   "error.bad_invite": "這個邀請連結不屬於這盤棋。",
   "error.not_found": "沒有找到。",
   "error.game_not_served": "這盤棋是{game}，本伺服器這次啟動時沒有載入它的規則。棋局原樣保存，伺服器用 --rules 載入它的規則後即可繼續。",
+  "error.rules_changed": "這盤{game}按本伺服器這次載入的規則已無法重放：它的規則檔案在對局之後改動過。棋局原樣保存，伺服器載入當時的規則後即可繼續。",
   "error.bad_name": "名字不合要求。",
   "error.bad_name.length": "名字須為 2 到 24 個字元。",
   "error.bad_name.invisible": "名字裡有看不見的字元或控制字元。",
