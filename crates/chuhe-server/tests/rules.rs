@@ -1,6 +1,7 @@
 //! Games read from rule files on the site (`chuhe serve --rules DIR`): listed beside the
 //! native games, played between friends through the API to the end the rules give, refused
-//! moves answered with typed errors, the record read back and imported again; casual only;
+//! moves answered with typed errors, the record read back and imported again, the review
+//! after the game; casual only;
 //! a stored rules game on a server started without its rules answers a clear error and is
 //! left unchanged.
 
@@ -162,6 +163,37 @@ fn a_lantern_game_between_friends_is_played_to_its_end_and_read_back() {
     let (status, body) = play(&s, &id, &second, "a7a6");
     assert_eq!(status, 409, "{body}");
     assert_eq!(body["error"]["code"], "game_over", "{body}");
+
+    // The review after the game: every position scored by the engine in the rules game, the
+    // lord-taking move the engine's best, the last position the rules' end.
+    let review_url = s.url(&format!("/api/games/{id}/review"));
+    let (status, body) = send("POST", &review_url, None, Some(json!({})));
+    assert!(status == 200 || status == 202, "{status}: {body}");
+    let started = std::time::Instant::now();
+    let review = loop {
+        let (status, review) = send("GET", &review_url, None, None);
+        assert_eq!(status, 200, "{review}");
+        if review["state"] == "done" {
+            break review;
+        }
+        assert!(started.elapsed() < Duration::from_secs(60), "{review}");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let positions = review["positions"].as_array().unwrap();
+    assert_eq!(positions.len(), 4, "{review}");
+    for p in &positions[..3] {
+        assert!(p["depth"].as_u64().unwrap() > 0, "searched: {review}");
+        assert!(p["best"].is_string(), "{review}");
+    }
+    assert_eq!(
+        positions[2]["best"], "f5d7",
+        "the lord is taken at once: {review}"
+    );
+    assert!(
+        positions[3]["score"].is_null() && positions[3]["best"].is_null(),
+        "{review}"
+    );
+    assert_eq!(review["moves"].as_array().unwrap().len(), 3, "{review}");
 
     // The record: PCN with the game's name and the moves.
     let (status, pcn) = send("GET", &s.url(&format!("/api/games/{id}/pcn")), None, None);
