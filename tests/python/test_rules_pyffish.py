@@ -1,7 +1,7 @@
 """Games played from their rule files (games/<name>/: GGN, FEEN, chuhe.rules/1 manifest) against
 Fairy-Stockfish itself, through pyffish, which knows them as built-in variants.
 
-For each of minixiangqi, manchu, shatranj and makruk: perft from the start (chuhe `perft N --rules
+For each of minixiangqi, manchu, shatranj, makruk and minishogi (drops from the hands): perft from the start (chuhe `perft N --rules
 games/<name> --json` against a pyffish count), then seeded random games (moves drawn from
 pyffish's legal list) replayed by `chuhe replay --rules games/<name> --notation uci`, comparing at
 every ply the legal moves (as sets), the FEN (placement, side to move, half-move clock), the
@@ -39,7 +39,11 @@ except ImportError:  # pragma: no cover - the message is the point
 
 from conftest import REPO, STATS
 
-GAMES = ["minixiangqi", "manchu", "shatranj", "makruk"]
+GAMES = ["minixiangqi", "manchu", "shatranj", "makruk", "minishogi"]
+# Games whose half-move field is not compared: Makruk's is Fairy-Stockfish's counting state,
+# and Minishogi has no move limit (Fairy-Stockfish counts plies since a capture or a pawn move
+# anyway; games/minishogi keeps no such clock).
+UNCLOCKED = {"makruk", "minishogi"}
 N_GAMES = int(os.environ.get("RULES_DIFF_GAMES", "10"))
 FIRST_SEED = int(os.environ.get("RULES_DIFF_SEED", "0"))
 MAX_PLIES = int(os.environ.get("RULES_DIFF_PLIES", "300"))
@@ -79,11 +83,12 @@ def test_perft_from_the_start_is_fairy_stockfish_s(chuhe_bin, game):
 
 
 def board_of(game, fen):
-    """Placement, side to move and half-move clock, promoted marks (`~`) dropped. Makruk's
-    half-move field is Fairy-Stockfish's counting state (games/makruk has no move limit), so it
-    is left out there."""
+    """Placement, hands (as a sorted string of letters), side to move and half-move clock,
+    promoted marks (`~`) dropped; the clock only for games in neither `UNCLOCKED`."""
     fields = fen.split()
-    return (fields[0].replace("~", ""), fields[1], fields[-2] if game != "makruk" else "")
+    board, _, hands = fields[0].replace("~", "").partition("[")
+    hands = "".join(sorted(hands.rstrip("]").replace("-", "")))
+    return (board, hands, fields[1], fields[-2] if game not in UNCLOCKED else "")
 
 
 def fsf_end(variant, start, moves, fen, legal):

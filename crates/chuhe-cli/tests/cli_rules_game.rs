@@ -130,8 +130,31 @@ fn the_engine_plays_lantern_against_itself_to_the_end_through_uci() {
 
 #[test]
 fn two_engines_play_lantern_to_its_ends_in_a_match() {
-    let dir = lantern();
-    let pcn = std::env::temp_dir().join(format!("chuhe-lantern-match-{}", std::process::id()));
+    engines_play_to_the_ends(&lantern(), "lantern", &[], &[]);
+}
+
+/// Minishogi drops pieces from the hands: the engines play them, the arbiter judges them, and
+/// the records read back (a checkmate by a pawn drop, lost by the dropper, is an end too).
+#[test]
+fn two_engines_play_minishogi_with_drops_to_its_ends_in_a_match() {
+    let dir = format!("{}/../../games/minishogi", env!("CARGO_MANIFEST_DIR"));
+    let drops = engines_play_to_the_ends(
+        &dir,
+        "minishogi",
+        &["--random-plies", "4"],
+        &["illegalmove"],
+    );
+    assert!(drops > 0, "no piece was dropped");
+}
+
+/// Two engines (depth 4 and 1) play two rounds of the game of `dir`; every game ends by the
+/// rules (or by one of `also`, where the game's rules give it: Minishogi's pawn drop that
+/// checkmates loses as an illegal move) and its record replays and is written again by
+/// `chuhe record` with the directory. The drops played (PMN `P*e5`).
+fn engines_play_to_the_ends(dir: &str, name: &str, more: &[&str], also: &[&str]) -> usize {
+    let natural = |e: &str| NATURAL.contains(&e) || also.contains(&e);
+    let dir = dir.to_string();
+    let pcn = std::env::temp_dir().join(format!("chuhe-{name}-match-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&pcn);
     let engine = |name: &str, depth: u32| {
         format!(
@@ -141,7 +164,7 @@ fn two_engines_play_lantern_to_its_ends_in_a_match() {
     };
     let (deep, shallow) = (engine("deep", 4), engine("shallow", 1));
     let pcn_arg = pcn.display().to_string();
-    let run = common::chuhe(&[
+    let mut args = vec![
         "match",
         "--rules",
         &dir,
@@ -156,28 +179,40 @@ fn two_engines_play_lantern_to_its_ends_in_a_match() {
         "--pcn-dir",
         &pcn_arg,
         "--json",
-    ]);
+    ];
+    args.extend_from_slice(more);
+    let run = common::chuhe(&args);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     let summary: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
-    assert_eq!(summary["game"], "lantern");
+    assert_eq!(summary["game"], name);
     assert_eq!(summary["games"], 4);
     // Every game ended by the rules: no move cap, no engine losing on an illegal move.
     let endings = summary["endings"].as_object().unwrap();
     assert!(
-        endings.keys().all(|e| NATURAL.contains(&e.as_str())),
+        endings.keys().all(|e| natural(e)),
         "{endings:?}\n{}",
         run.stderr
     );
     let mut records = 0;
+    let mut drops = 0;
     for entry in std::fs::read_dir(&pcn).unwrap() {
         let entry_path = entry.unwrap().path();
         let text = std::fs::read_to_string(&entry_path).unwrap();
         let record: serde_json::Value = serde_json::from_str(&text).unwrap();
-        assert_eq!(record["meta"]["game"], "lantern");
-        assert!(
-            NATURAL.contains(&record["status"].as_str().unwrap()),
-            "{text}"
-        );
+        assert_eq!(record["meta"]["game"], name);
+        drops += record["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m[0].as_str().is_some_and(|t| t.contains('*')))
+            .count();
+        let status = record["status"].as_str().unwrap();
+        assert!(natural(status), "{text}");
+        if status == "illegalmove" {
+            let moves = record["moves"].as_array().unwrap();
+            let last = moves.last().unwrap()[0].as_str().unwrap();
+            assert!(last.starts_with("P*") || last.starts_with("p*"), "{text}");
+        }
         // The record reads back move by move with the game's directory, to the same end.
         let file = entry_path.display().to_string();
         let run = common::chuhe(&["replay", &file, "--rules", &dir]);
@@ -191,7 +226,7 @@ fn two_engines_play_lantern_to_its_ends_in_a_match() {
         );
         // Without it, the game's name is unknown, and said so.
         let line = common::fails(&["replay", &file]);
-        assert!(line.contains("unknown game 'lantern'"), "{line}");
+        assert!(line.contains(&format!("unknown game '{name}'")), "{line}");
         // `chuhe record` checks it by the same rules and writes it again as it was.
         let run = common::chuhe(&["record", &file, "--to", "pcn", "--rules", &dir]);
         assert_eq!(run.code, Some(0), "{}", run.stderr);
@@ -202,6 +237,7 @@ fn two_engines_play_lantern_to_its_ends_in_a_match() {
     }
     let _ = std::fs::remove_dir_all(&pcn);
     assert_eq!(records, 4);
+    drops
 }
 
 #[test]

@@ -119,6 +119,12 @@ pub trait SearchGame: GamePosition + crate::see::Exchange {
     /// An end decided before the side to move plays, without looking at its moves (a
     /// captured terminal piece, insufficient material, the move limit).
     fn node_outcome(&self) -> Option<NodeOutcome>;
+    /// The end when the side to move has no legal move: a loss in the native games
+    /// (checkmate, stalemate, X7 4); a game read from rule files may say otherwise (a
+    /// stalemate drawn, a checkmate by a pawn drop lost by the dropper).
+    fn no_move_outcome(&self) -> NodeOutcome {
+        NodeOutcome::Loss
+    }
     /// The square of the opponent's terminal piece (general or dragon), if it has one.
     fn opponent_terminal(&self) -> Option<Self::Square>;
     /// Can the side to move capture the opponent's terminal piece (and so win at once)?

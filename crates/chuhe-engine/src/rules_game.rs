@@ -34,8 +34,9 @@ pub fn parameter_values<B: Width>(pos: &Position<B>) -> Vec<i32> {
 }
 
 /// The evaluation's terms, first player's view: `term(parameter, count)` for each piece's
-/// value (+1 for a first player's piece, −1 for a second's) and for mobility (the difference
-/// of the sides' pseudo-legal moves). The evaluation and the tuner both read this.
+/// value (+1 for a first player's piece, −1 for a second's, on the board and, in games with
+/// drops, in the hand) and for mobility (the difference of the sides' pseudo-legal moves). The
+/// evaluation and the tuner both read this.
 #[inline]
 pub fn terms<B: Width>(pos: &Position<B>, mut term: impl FnMut(usize, i32)) {
     let info = &pos.game().info;
@@ -43,6 +44,12 @@ pub fn terms<B: Width>(pos: &Position<B>, mut term: impl FnMut(usize, i32)) {
         let kind = &info.kinds[k];
         if !kind.royal {
             term(kind.role, if kind.side == Side::First { 1 } else { -1 });
+        }
+    }
+    for side in Side::BOTH {
+        let sign = if side == Side::First { 1 } else { -1 };
+        for (k, n) in pos.droppable(side) {
+            term(info.kinds[k].role, sign * i32::from(n));
         }
     }
     let mobility = pos.mobility(Side::First) as i32 - pos.mobility(Side::Second) as i32;
@@ -123,7 +130,7 @@ impl<B: Width> SearchGame for Position<B> {
         let mut all = Moves::new();
         self.legal_moves_into(&mut all);
         for &m in all.iter() {
-            if self.is_capture(m) || m.choice() > 0 {
+            if (self.is_capture(m) || m.choice() > 0) && !m.is_drop() {
                 out.push(m);
             }
         }
@@ -146,6 +153,9 @@ impl<B: Width> SearchGame for Position<B> {
         gain - self.piece_value(m.from()) >= threshold
     }
     fn promotion_gain(&self, m: Move) -> i32 {
+        if m.is_drop() {
+            return 0;
+        }
         let mut after = self.clone();
         after.play_unchecked(m);
         after.piece_value(m.to()) - self.piece_value(m.from())
@@ -165,6 +175,9 @@ impl<B: Width> SearchGame for Position<B> {
         self.ends_before_moving()
             .map(|o| NodeOutcome::relative(o, self.turn()))
     }
+    fn no_move_outcome(&self) -> NodeOutcome {
+        NodeOutcome::relative(self.outcome_without_moves(), self.turn())
+    }
     fn opponent_terminal(&self) -> Option<Square> {
         self.terminal_square(!self.turn())
     }
@@ -180,7 +193,8 @@ impl<B: Width> SearchGame for Position<B> {
         (piece << 16) | u32::from(m.bits())
     }
     fn is_irreversible(&self, m: Move) -> bool {
-        self.is_capture(m) || m.choice() > 0
+        // Where pieces come back from the hands, a position may recur after anything.
+        !self.drops_pieces() && (self.is_capture(m) || m.choice() > 0)
     }
     fn null_move_ok(&self) -> bool {
         let info = &self.game().info;

@@ -1188,8 +1188,8 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
         self.buffers[ply] = list;
 
         if searched == 0 {
-            // No legal move: a loss in every game (checkmate, stalemate, X7 4).
-            return mated_in(ply);
+            // No legal move: a loss in the native games (checkmate, stalemate, X7 4).
+            return Self::outcome_score(pos.no_move_outcome(), ply);
         }
         let bound = if best_score >= beta {
             Bound::Lower
@@ -1470,7 +1470,7 @@ impl<'a, P: SearchGame> Searcher<'a, P> {
         }
         self.buffers[ply] = list;
         if in_check && searched == 0 {
-            return mated_in(ply);
+            return Self::outcome_score(pos.no_move_outcome(), ply);
         }
         let bound = if best >= beta {
             Bound::Lower

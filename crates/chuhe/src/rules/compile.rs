@@ -35,6 +35,8 @@ pub struct KindInfo {
     pub value: i32,
     /// Its FEN letter, in its side's case.
     pub fen: Option<char>,
+    /// Is its FEN token `+` and the letter (a promoted shogi piece)?
+    pub fen_plus: bool,
     /// The character drawn for it in Chinese glyphs.
     pub chinese: char,
 }
@@ -48,6 +50,21 @@ pub(crate) struct Promo {
     pub into: Vec<u8>,
     /// May it stay as it is (choice 0)?
     pub optional: bool,
+    /// Does a move from the zone promote too?
+    pub from_zone: bool,
+}
+
+/// A drop rule compiled, for one side.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct DropRule {
+    /// The kind dropped (the side's own), as it is held in the hand.
+    pub kind: u8,
+    /// Board indices where it may be dropped: the zone, where the kind can stand.
+    pub squares: Vec<bool>,
+    /// Not on a file holding a piece of this kind already.
+    pub no_doubled: bool,
+    /// May the drop checkmate?
+    pub may_checkmate: bool,
 }
 
 /// What every width of a compiled game shares.
@@ -83,8 +100,13 @@ pub struct Info {
     pub(crate) transform: Vec<Option<u8>>,
     /// Per kind: does its move reset the move limit?
     pub(crate) resets: Vec<bool>,
-    /// Per kind: the kind it becomes in a hand.
+    /// Per kind: the kind it becomes in the capturer's hand (demoted, and of the capturer's
+    /// side when captures join).
     pub(crate) demote: Vec<u8>,
+    /// Per side, the drop rules in the manifest's order (the drop's choice is the index + 1).
+    pub(crate) drops: [Vec<DropRule>; 2],
+    /// Per kind × count in the hand (up to [`HAND_KEYS`]): Zobrist keys, for games with drops.
+    pub(crate) hand_zobrist: Vec<u64>,
     /// Does a capture reset the move limit?
     pub(crate) reset_capture: bool,
     /// Per kind: is it one of the insufficient-material rule's pieces?
@@ -95,6 +117,10 @@ pub struct Info {
     pub(crate) zobrist: Vec<u64>,
     pub(crate) side_key: u64,
 }
+
+/// Hand counts with a Zobrist key of their own; higher counts share the last one (the
+/// identity test still tells them apart).
+pub(crate) const HAND_KEYS: usize = 32;
 
 fn ggn_error(file: &str, key: String, message: impl Into<String>) -> RulesError {
     RulesError::invalid(file, &key, message)
@@ -152,6 +178,7 @@ impl Info {
                         Side::First => c.to_ascii_uppercase(),
                         Side::Second => c,
                     }),
+                    fen_plus: p.fen_plus,
                     chinese: p.chinese.map_or_else(|| pin.letter(), |c| c[side.index()]),
                 });
             }
@@ -196,6 +223,7 @@ impl Info {
                     zone,
                     into,
                     optional: spec.optional,
+                    from_zone: spec.from_zone,
                 });
             }
         }
@@ -219,6 +247,12 @@ impl Info {
                 {
                     demote[ka as usize] = kb;
                 }
+            }
+        }
+        if manifest.join {
+            // Kinds alternate by side (`role × 2 + side`): the capturer's is the other one.
+            for d in &mut demote {
+                *d ^= 1;
             }
         }
         let mut resets = vec![false; kinds.len()];
@@ -364,7 +398,11 @@ impl Info {
                         ));
                     }
                 }
-                // The 16-bit move code holds a promotion's step of at most two files and ranks.
+                // The 16-bit move code holds the first choice of a promotion from any square
+                // to any, and the others for a step of at most two files and ranks.
+                if spec.into.len() == 1 {
+                    continue;
+                }
                 let q = Qpi {
                     sin: styles[side.index()],
                     pin: spec.piece.with_side(side),
@@ -378,7 +416,7 @@ impl Info {
                                 manifest_file,
                                 &format!("promotion[{i}].piece"),
                                 format!(
-                                    "{q} moves {from}-{to}: a promoting piece may move at most two files and two ranks"
+                                    "{q} moves {from}-{to}: a piece with more than one promotion choice may move at most two files and two ranks"
                                 ),
                             ));
                         }
@@ -409,13 +447,41 @@ impl Info {
             zobrist.push(k);
         }
         let side_key = zobrist.pop().unwrap_or(1);
+        let mut hand_zobrist = Vec::new();
+        if !manifest.drops.is_empty() {
+            for _ in 0..kinds.len() * HAND_KEYS {
+                let (s, k) = crate::zobrist::splitmix64(state);
+                state = s;
+                hand_zobrist.push(k);
+            }
+        }
+        let mut drops = [Vec::new(), Vec::new()];
+        for spec in &manifest.drops {
+            for side in Side::BOTH {
+                let kind = kind_of(spec.piece.with_side(side)).unwrap_or(0);
+                let mut allowed = vec![spec.zone.is_none(); squares];
+                for &c in spec.zone.iter().flatten() {
+                    allowed[bit_of(mirror(c, side))] = true;
+                }
+                for (bit, a) in allowed.iter_mut().enumerate() {
+                    *a &= stands[usize::from(kind) * squares + bit];
+                }
+                drops[side.index()].push(DropRule {
+                    kind,
+                    squares: allowed,
+                    no_doubled: spec.no_doubled,
+                    may_checkmate: spec.may_checkmate,
+                });
+            }
+        }
         let name: &'static str = Box::leak(manifest.name.clone().into_boxed_str());
         let choices = 1 + promos
             .iter()
             .flatten()
             .map(|p| p.into.len())
             .max()
-            .unwrap_or(0);
+            .unwrap_or(0)
+            .max(manifest.drops.len());
         Ok(Info {
             manifest,
             name,
@@ -432,6 +498,8 @@ impl Info {
             promos,
             transform,
             demote,
+            drops,
+            hand_zobrist,
             resets,
             reset_capture,
             attacker,

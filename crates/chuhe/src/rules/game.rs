@@ -135,8 +135,16 @@ impl<B: Width> Position<B> {
 
     /// The end when the side to move has no legal move.
     fn no_move_outcome(&self) -> Outcome {
-        let checkmate = self.game.info.manifest.royal.rule == RoyalRule::Checkmate;
+        let info = &self.game.info;
+        let checkmate = info.manifest.royal.rule == RoyalRule::Checkmate;
         if checkmate && self.is_check() {
+            // A drop can only block, so the check comes from the piece dropped.
+            let dropped = usize::from(self.last_drop)
+                .checked_sub(1)
+                .and_then(|d| info.drops[(!self.turn).index()].get(d));
+            if dropped.is_some_and(|rule| !rule.may_checkmate) {
+                return Outcome::win(Status::Illegalmove, self.turn);
+            }
             return Outcome::win(Status::Checkmate, !self.turn);
         }
         match self.game.info.manifest.session.stalemate {
@@ -146,8 +154,22 @@ impl<B: Width> Position<B> {
         }
     }
 
-    /// PMN: `e3-e4`, `e4+e5`, `e7-e8=E`, `e4~e5` when the royal pieces change.
+    /// The piece a drop puts on the board, if `m` is a drop of this game.
+    fn dropped_kind(&self, m: Move) -> Option<usize> {
+        if !m.is_drop() {
+            return None;
+        }
+        let rules = &self.game.info.drops[self.turn.index()];
+        let rule = rules.get(usize::from(m.choice_index()).checked_sub(1)?)?;
+        Some(usize::from(rule.kind))
+    }
+
+    /// PMN: `e3-e4`, `e4+e5`, `e7-e8=E`, `e4~e5` when the royal pieces change, `P*e5` for a
+    /// drop (the piece's PIN in its side's case).
     fn to_pmn(&self, m: Move) -> String {
+        if let Some(k) = self.dropped_kind(m) {
+            return format!("{}*{}", self.game.info.kinds[k].pin, m.to());
+        }
         let capture = self.bit(m.to()).is_some_and(|b| self.board[b] != 0);
         let sep = if self.transforms(m) {
             '~'
@@ -191,8 +213,15 @@ impl<B: Width> Position<B> {
             .any(|p| p.piece == pin && p.implied)
     }
 
-    /// Coordinates: `e3e4`, a promotion's letter (its FEN letter, or PIN letter) lowercase.
+    /// Coordinates: `e3e4`, a promotion's letter (its FEN letter, or PIN letter) lowercase,
+    /// or `+` for a piece whose FEN token is `+` and a letter (shogi's promotions); a drop as
+    /// Fairy-Stockfish writes it, `P@e5` (the letter uppercase for both sides).
     fn to_uci(&self, m: Move) -> String {
+        if let Some(k) = self.dropped_kind(m) {
+            let kind = &self.game.info.kinds[k];
+            let letter = kind.fen.unwrap_or(kind.pin.letter()).to_ascii_uppercase();
+            return format!("{letter}@{}", m.to());
+        }
         let mut out = format!("{}{}", m.from(), m.to());
         if self.promotion_written(m).is_some() {
             let info = &self.game.info;
@@ -203,7 +232,11 @@ impl<B: Width> Position<B> {
                 .and_then(|p| p.into.get(usize::from(m.choice_index()) - 1))
                 .map(|&into| {
                     let k = &info.kinds[usize::from(into)];
-                    k.fen.unwrap_or(k.pin.letter()).to_ascii_lowercase()
+                    if k.fen_plus {
+                        '+'
+                    } else {
+                        k.fen.unwrap_or(k.pin.letter()).to_ascii_lowercase()
+                    }
                 });
             if let Some(c) = letter {
                 out.push(c);
@@ -255,6 +288,9 @@ impl<B: Width> Position<B> {
             if self.spellings(m).iter().any(|s| s == text) {
                 return Ok(m);
             }
+        }
+        if text.contains(['*', '@']) {
+            return Err(self.why_no_drop(text, &list));
         }
         // Why not: the origin's piece, then the movement.
         let Some((a, b, _)) = crate::variant::split_coordinates(
@@ -319,6 +355,58 @@ impl<B: Width> Position<B> {
                 kind.pin
             )
         }))
+    }
+
+    /// Why a drop (`P*e5`, `P@e5`) that is not legal here is refused.
+    fn why_no_drop(&self, text: &str, list: &Moves) -> MoveError {
+        let info = &self.game.info;
+        let Some((piece, square)) = text.split_once(['*', '@']) else {
+            return MoveError::syntax(text, "expected a drop such as P*e5 or P@e5");
+        };
+        let to: Square = match crate::variant::parse_square(square, text) {
+            Ok(sq) => sq,
+            Err(e) => return e,
+        };
+        if info.manifest.drops.is_empty() {
+            return MoveError::illegal(format!("{} drops no pieces", info.manifest.title));
+        }
+        let rules = &info.drops[self.turn.index()];
+        let rule = rules.iter().position(|r| {
+            let k = &info.kinds[usize::from(r.kind)];
+            k.pin.to_string().eq_ignore_ascii_case(piece)
+                || k.fen
+                    .is_some_and(|c| c.to_string().eq_ignore_ascii_case(piece))
+        });
+        let Some(rule) = rule else {
+            return MoveError::syntax(
+                text,
+                &format!(
+                    "'{}' is not a piece that may be dropped in {}",
+                    chuhe_notation::error::shorten(piece),
+                    info.manifest.title
+                ),
+            );
+        };
+        let kind = usize::from(rules[rule].kind);
+        let name = &info.manifest.pieces[info.kinds[kind].role].name;
+        let why = if self.hands[self.turn.index()][kind] == 0 {
+            format!("{} holds no {name}", self.turn.as_str())
+        } else if self.bit(to).is_none() {
+            return MoveError::UnknownSquare {
+                square: to.to_string(),
+                board: "the game's board",
+            };
+        } else if self.bit(to).is_some_and(|b| self.board[b] != 0) {
+            format!("{to} is not empty")
+        } else if list.iter().all(|m| !m.is_drop()) && self.is_check() {
+            "no drop answers the check".to_string()
+        } else {
+            format!(
+                "the {name} may not be dropped on {to} by the rules of {}",
+                info.manifest.title
+            )
+        };
+        MoveError::illegal(format!("{text}: {why}"))
     }
 
     /// Fairy-Stockfish's FEN, when every piece has a FEN letter.
@@ -446,7 +534,9 @@ impl<B: Width> GamePosition for Position<B> {
     }
 
     fn same_identity(&self, other: &Self) -> bool {
-        self.turn == other.turn && self.board == other.board
+        self.turn == other.turn
+            && self.board == other.board
+            && (!self.has_drops() || self.hands == other.hands)
     }
 
     fn piece_glyphs(&self, square: Square) -> Option<(String, char)> {
@@ -743,6 +833,28 @@ impl<B: Width> Position<B> {
         let mut p = self.clone();
         p.set_turn(side);
         p
+    }
+
+    /// The pieces `side` holds that it may drop: `(kind, count)` for each kind held, in games
+    /// with drops (in the others a hand holds captured pieces that never come back: none).
+    pub fn droppable(&self, side: Side) -> impl Iterator<Item = (usize, u8)> + '_ {
+        let drops = self.has_drops();
+        self.hands[side.index()]
+            .iter()
+            .enumerate()
+            .filter(move |&(_, &n)| drops && n > 0)
+            .map(|(k, &n)| (k, n))
+    }
+
+    /// The end if the side to move has no legal move: checkmate (lost, or won where the
+    /// checkmating drop was one the rules forbid) or the manifest's stalemate verdict.
+    pub fn outcome_without_moves(&self) -> Outcome {
+        self.no_move_outcome()
+    }
+
+    /// Does the game drop pieces from the hands?
+    pub fn drops_pieces(&self) -> bool {
+        self.has_drops()
     }
 
     /// Every occupied square (face squares), with its kind.

@@ -10,6 +10,12 @@ use chuhe_notation::{Cell, Pin, Side};
 
 use super::RulesError;
 
+/// The most pieces a promotion may offer (the 16-bit move code's room).
+pub const MAX_PROMOTION_CHOICES: usize = 7;
+
+/// The most drop rules a game may have.
+pub const MAX_DROPS: usize = 12;
+
 /// The format this module reads.
 pub const FORMAT: &str = "chuhe.rules/1";
 
@@ -36,6 +42,12 @@ pub struct Manifest {
     pub capture: CaptureTo,
     /// What a captured piece becomes in the hand (`{"+S": "S"}`), first players' PINs.
     pub demote: Vec<(Pin, Pin)>,
+    /// Does a captured piece join the capturer's side in the hand (shogi's captures, key
+    /// `capture.join`)? Needed for drops.
+    pub join: bool,
+    /// The pieces that may be dropped from the hand, tried in order (their index + 1 is the
+    /// drop's choice in a move).
+    pub drops: Vec<DropSpec>,
     /// How the game ends, and perft's convention.
     pub session: Session,
     /// The engine's mobility weight: centipawns per pseudo-legal move (key `mobility`,
@@ -72,6 +84,9 @@ pub struct PieceSpec {
     pub value: i32,
     /// Its FEN letter (lowercase), for writing positions as Fairy-Stockfish does.
     pub fen: Option<char>,
+    /// Is its FEN token `+` and the letter (Fairy-Stockfish's promoted shogi pieces, `"+p"`)?
+    /// Its promotion is then written `+` in UCI.
+    pub fen_plus: bool,
     /// Its Chinese characters for the first and the second player.
     pub chinese: Option<[char; 2]>,
 }
@@ -121,6 +136,25 @@ pub struct PromotionSpec {
     /// Is the change one the rules imply, written in no notation (Xiangqi's and Xiongqi's
     /// soldier crossing the river)? Only for a single, compulsory choice.
     pub implied: bool,
+    /// Does a move that starts in the zone promote too (shogi)? Otherwise only one that ends
+    /// there.
+    pub from_zone: bool,
+}
+
+/// A piece that may be dropped from its side's hand onto an empty square.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DropSpec {
+    /// The piece (first player's PIN).
+    pub piece: Pin,
+    /// Where it may be dropped, as the first player's squares (mirrored for the second);
+    /// `None`: anywhere. Never where the piece could not stand (no entry of its GGN table).
+    pub zone: Option<Vec<Cell>>,
+    /// Not on a file that holds a piece of the same kind and side already (shogi's pawns).
+    pub no_doubled: bool,
+    /// May the drop checkmate (`checkmate`: `allowed`)? Otherwise (`loses`, shogi's pawn
+    /// drop) a drop that checkmates loses the game for the side that dropped, as
+    /// Fairy-Stockfish plays it (`Status::Illegalmove`).
+    pub may_checkmate: bool,
 }
 
 /// Where a captured piece goes.
@@ -473,13 +507,19 @@ impl Manifest {
                     p.int("value", -100_000..=100_000)? as i32
                 }
             };
-            let fen = match p.opt_string("fen")? {
-                None => None,
+            let (fen, fen_plus) = match p.opt_string("fen")? {
+                None => (None, false),
                 Some(s) => {
-                    let mut chars = s.chars();
-                    match (chars.next(), chars.next()) {
-                        (Some(c), None) if c.is_ascii_lowercase() => Some(c),
-                        _ => return Err(p.error("fen", format!("'{s}': one lowercase letter"))),
+                    let plus = s.starts_with('+');
+                    let mut chars = s.trim_start_matches('+').chars();
+                    match (chars.next(), chars.next(), s.starts_with("++")) {
+                        (Some(c), None, false) if c.is_ascii_lowercase() => (Some(c), plus),
+                        _ => {
+                            return Err(p.error(
+                                "fen",
+                                format!("'{s}': one lowercase letter, or + and the letter"),
+                            ))
+                        }
                     }
                 }
             };
@@ -507,6 +547,7 @@ impl Manifest {
                 royal,
                 value,
                 fen,
+                fen_plus,
                 chinese,
             });
         }
@@ -598,11 +639,12 @@ impl Manifest {
                     }
                     into.push(pin);
                 }
-                if into.is_empty() || into.len() > 12 {
-                    return Err(p.error("into", "1 to 12 pieces"));
+                if into.is_empty() || into.len() > MAX_PROMOTION_CHOICES {
+                    return Err(p.error("into", format!("1 to {MAX_PROMOTION_CHOICES} pieces")));
                 }
                 let optional = p.bool_or("optional", false)?;
                 let implied = p.bool_or("implied", false)?;
+                let from_zone = p.bool_or("from_zone", false)?;
                 if implied && (optional || into.len() != 1) {
                     return Err(p.error(
                         "implied",
@@ -616,11 +658,13 @@ impl Manifest {
                     into,
                     optional,
                     implied,
+                    from_zone,
                 });
             }
         }
 
         let mut demote = Vec::new();
+        let mut join = false;
         let capture = match top.get("capture") {
             None => CaptureTo::Hand,
             Some(Value::String(t)) if t == "hand" => CaptureTo::Hand,
@@ -653,22 +697,75 @@ impl Manifest {
                         demote.push((a, b));
                     }
                 }
+                join = o.bool_or("join", false)?;
+                if join && to != CaptureTo::Hand {
+                    return Err(o.error("join", "only a capture to the hand can join"));
+                }
                 o.done()?;
                 to
             }
             Some(_) => {
                 return Err(top.error(
                     "capture",
-                    "must be hand, out or {\"to\": ..., \"demote\": {...}}",
+                    "must be hand, out or {\"to\": ..., \"demote\": {...}, \"join\": ...}",
                 ))
             }
         };
+        let mut drops: Vec<DropSpec> = Vec::new();
         if let Some(v) = top.get("drops") {
-            if v.as_array().map_or(true, |a| !a.is_empty()) {
-                return Err(top.error(
+            let list = v
+                .as_array()
+                .ok_or_else(|| RulesError::invalid(file, "drops", "must be a list"))?;
+            if list.len() > MAX_DROPS {
+                return Err(RulesError::invalid(
+                    file,
                     "drops",
-                    "chuhe.rules/1 plays no drops yet: the only value is []",
+                    format!("at most {MAX_DROPS} pieces"),
                 ));
+            }
+            if !list.is_empty() && !join {
+                return Err(RulesError::invalid(
+                    file,
+                    "drops",
+                    "drops need captured pieces to join the capturer's hand: \
+                     \"capture\": {\"to\": \"hand\", \"join\": true}",
+                ));
+            }
+            for (i, item) in list.iter().enumerate() {
+                let path = format!("drops[{i}]");
+                let mut d = Object::new(file, &path, item)?;
+                let piece_text = d.string("piece")?;
+                let piece = first_pin(file, &d.key("piece"), piece_text)?;
+                if !known(piece) {
+                    return Err(d.error("piece", format!("{piece} is not in 'pieces'")));
+                }
+                if piece.is_terminal() {
+                    return Err(d.error("piece", format!("{piece} is royal: it is never dropped")));
+                }
+                if drops.iter().any(|e| e.piece == piece) {
+                    return Err(d.error("piece", format!("{piece} is listed twice")));
+                }
+                let zone = match d.opt_string("zone")? {
+                    None => None,
+                    Some(t) => Some(parse_region(file, &d.key("zone"), t, files, ranks)?),
+                };
+                let no_doubled = d.bool_or("no_doubled", false)?;
+                let may_checkmate = match d.opt_string("checkmate")? {
+                    None | Some("allowed") => true,
+                    Some("loses") => false,
+                    Some(other) => {
+                        return Err(
+                            d.error("checkmate", format!("'{other}' is not allowed or loses"))
+                        )
+                    }
+                };
+                d.done()?;
+                drops.push(DropSpec {
+                    piece,
+                    zone,
+                    no_doubled,
+                    may_checkmate,
+                });
             }
         }
 
@@ -850,6 +947,8 @@ impl Manifest {
             promotions,
             capture,
             demote,
+            join,
+            drops,
             session,
             mobility,
         })

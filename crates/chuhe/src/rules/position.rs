@@ -7,7 +7,7 @@ use std::fmt;
 use chuhe_notation::{Epin, Feen, Hand, Placement, Side, StyleTurn};
 
 use super::bits::Bits;
-use super::compile::{Compiled, CAPTURE, HOP, OFF, QUIET};
+use super::compile::{Compiled, CAPTURE, HAND_KEYS, HOP, OFF, QUIET};
 use super::manifest::{CaptureTo, Facing, RoyalRule};
 use crate::setup_error::{FenSyntaxError, Location, PositionError, Problem};
 use crate::variant::GameSquare;
@@ -90,12 +90,28 @@ impl Move {
     pub fn choice_index(self) -> u8 {
         self.choice
     }
+    /// A drop on `to` of the piece of the game's `rule`-th drop rule (from 1): origin and
+    /// destination are the same square, which no move on the board has.
+    pub fn drop(to: Square, rule: u8) -> Move {
+        Move {
+            from: to,
+            to,
+            choice: rule,
+        }
+    }
+    /// Is it a drop?
+    pub fn is_drop(self) -> bool {
+        self.from == self.to
+    }
 }
 
 impl fmt::Display for Move {
     /// Coordinates: `e3e4`; a choice as `#N` (`e7e8#1`), for messages only — the position
     /// writes a promotion with its piece's letter.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_drop() {
+            return write!(f, "*{}#{}", self.to, self.choice);
+        }
         write!(f, "{}{}", self.from, self.to)?;
         if self.choice > 0 {
             write!(f, "#{}", self.choice)?;
@@ -122,9 +138,17 @@ impl std::str::FromStr for Move {
     }
 }
 
-/// Codes `0..20736`: plain moves, `from × 144 + to`; above, promotions: choice, step (at
-/// most two files and ranks, checked when the game is compiled) and origin.
+/// The 16-bit move code, for a board of up to 144 squares:
+/// - `0..20736`: no choice, `from × 144 + to`;
+/// - `20736..41472`: choice 1 (a promotion's first piece, or a drop of the first drop rule
+///   when `from = to`), `from × 144 + to`;
+/// - then choices 2 to 7 by their step (at most two files and ranks, checked when the game is
+///   compiled; a drop's step is zero) and origin;
+/// - then drops of rules 8 to 12, by square.
 const PLAIN: u16 = 144 * 144;
+const FIRST_CHOICE: u16 = 2 * PLAIN;
+const STEPPED: u16 = FIRST_CHOICE + 6 * 25 * 144;
+const LAST_DROP: u16 = STEPPED + 5 * 144;
 
 impl crate::variant::GameMove for Move {
     type Square = Square;
@@ -136,32 +160,42 @@ impl crate::variant::GameMove for Move {
         self.to
     }
     fn bits(self) -> u16 {
-        if self.choice == 0 {
-            u16::from(self.from.0) * 144 + u16::from(self.to.0)
-        } else {
-            let df = i16::from(self.to.file()) - i16::from(self.from.file());
-            let dr = i16::from(self.to.rank()) - i16::from(self.from.rank());
-            let step = ((df + 2) * 5 + dr + 2).clamp(0, 24) as u16;
-            PLAIN + ((u16::from(self.choice) - 1) * 25 + step) * 144 + u16::from(self.from.0)
+        let (from, to) = (u16::from(self.from.0), u16::from(self.to.0));
+        match self.choice {
+            0 => from * 144 + to,
+            1 => PLAIN + from * 144 + to,
+            c @ 2..=7 => {
+                let df = i16::from(self.to.file()) - i16::from(self.from.file());
+                let dr = i16::from(self.to.rank()) - i16::from(self.from.rank());
+                let step = ((df + 2) * 5 + dr + 2).clamp(0, 24) as u16;
+                FIRST_CHOICE + ((u16::from(c) - 2) * 25 + step) * 144 + from
+            }
+            c => STEPPED + (u16::from(c).min(12) - 8) * 144 + to,
         }
     }
     fn from_bits(bits: u16) -> Option<Move> {
-        if bits < PLAIN {
-            let from = Square::from_index_u8((bits / 144) as u8)?;
-            let to = Square::from_index_u8((bits % 144) as u8)?;
-            return Some(Move::new(from, to, 0));
+        let square = |i: u16| Square::from_index_u8(u8::try_from(i).ok()?);
+        match bits {
+            b if b < PLAIN => Some(Move::new(square(b / 144)?, square(b % 144)?, 0)),
+            b if b < FIRST_CHOICE => {
+                let b = b - PLAIN;
+                Some(Move::new(square(b / 144)?, square(b % 144)?, 1))
+            }
+            b if b < STEPPED => {
+                let rest = b - FIRST_CHOICE;
+                let from = square(rest % 144)?;
+                let (choice, step) = (rest / 144 / 25 + 2, rest / 144 % 25);
+                let (df, dr) = (step as i16 / 5 - 2, step as i16 % 5 - 2);
+                let file = u8::try_from(i16::from(from.file()) + df).ok()?;
+                let rank = u8::try_from(i16::from(from.rank()) + dr).ok()?;
+                Some(Move::new(from, Square::new(file, rank)?, choice as u8))
+            }
+            b if b < LAST_DROP => {
+                let rest = b - STEPPED;
+                Some(Move::drop(square(rest % 144)?, (rest / 144 + 8) as u8))
+            }
+            _ => None,
         }
-        let rest = bits - PLAIN;
-        let from = Square::from_index_u8((rest % 144) as u8)?;
-        let rest = rest / 144;
-        let (choice, step) = (rest / 25 + 1, rest % 25);
-        if choice > 12 {
-            return None;
-        }
-        let (df, dr) = (step as i16 / 5 - 2, step as i16 % 5 - 2);
-        let file = u8::try_from(i16::from(from.file()) + df).ok()?;
-        let rank = u8::try_from(i16::from(from.rank()) + dr).ok()?;
-        Some(Move::new(from, Square::new(file, rank)?, choice as u8))
     }
     fn choice(self) -> usize {
         usize::from(self.choice)
@@ -208,6 +242,9 @@ pub struct Position<B: Bits> {
     pub(crate) halfmove: u32,
     pub(crate) hash: u64,
     pub(crate) fold: u8,
+    /// The drop rule (from 1) of the move that led here when it was a drop, else 0: a drop
+    /// that checkmates may lose (shogi's pawn). Not part of the position's identity.
+    pub(crate) last_drop: u8,
 }
 
 impl<B: Bits> PartialEq for Position<B> {
@@ -247,6 +284,7 @@ impl<B: Bits> Position<B> {
             halfmove: 0,
             hash: 0,
             fold,
+            last_drop: 0,
         }
     }
 
@@ -272,6 +310,31 @@ impl<B: Bits> Position<B> {
         self.royals.clear(bit);
         self.hash ^= info.zobrist[usize::from(kind) * info.squares + bit];
         kind
+    }
+
+    /// The Zobrist key of `n` pieces of `kind` in a hand (0 for none, and in games without
+    /// drops, whose hands only grow).
+    #[inline(always)]
+    fn hand_key(&self, kind: usize, n: u8) -> u64 {
+        let keys = &self.game.info.hand_zobrist;
+        if n == 0 || keys.is_empty() {
+            return 0;
+        }
+        keys[kind * HAND_KEYS + usize::from(n).min(HAND_KEYS) - 1]
+    }
+
+    /// Sets how many pieces of `kind` `side` holds.
+    #[inline(always)]
+    fn set_hand(&mut self, side: Side, kind: usize, n: u8) {
+        let old = self.hands[side.index()][kind];
+        self.hash ^= self.hand_key(kind, old) ^ self.hand_key(kind, n);
+        self.hands[side.index()][kind] = n;
+    }
+
+    /// Does the game drop pieces from the hands?
+    #[inline(always)]
+    pub(crate) fn has_drops(&self) -> bool {
+        !self.game.info.manifest.drops.is_empty()
     }
 
     /// The start position.
@@ -305,8 +368,21 @@ impl<B: Bits> Position<B> {
             })
             .filter(|(_, f)| !f.is_empty())
             .collect();
-        let Some(&(_, board)) = fields.first() else {
+        let Some(&(_, board_and_hands)) = fields.first() else {
             return Err(syntax(0, "empty FEN".into()));
+        };
+        // Fairy-Stockfish writes the hands of games with drops after the board: `[Pp]`.
+        let (board, hands_text) = match board_and_hands.split_once('[') {
+            Some((board, rest)) => match rest.strip_suffix(']') {
+                Some(hands) if !hands.contains(['[', ']']) => (board, Some(hands)),
+                _ => {
+                    return Err(syntax(
+                        board.len(),
+                        "the hands must be written [...] at the end of the board".into(),
+                    ))
+                }
+            },
+            None => (board_and_hands, None),
         };
         let (files, ranks) = (usize::from(info.files), usize::from(info.ranks));
         let rows: Vec<&str> = board.split('/').collect();
@@ -321,6 +397,7 @@ impl<B: Bits> Position<B> {
         for (row_index, row) in rows.iter().enumerate() {
             let rank = ranks - 1 - row_index;
             let mut file = 0usize;
+            let mut plus = false;
             let mut chars = row.char_indices().peekable();
             while let Some((i, c)) = chars.next() {
                 let at = offset + i;
@@ -341,17 +418,24 @@ impl<B: Bits> Position<B> {
                     file += n;
                 } else if c == '~' {
                     continue;
+                } else if c == '+' && !plus {
+                    plus = true;
+                    continue;
                 } else {
                     // One letter may stand for a piece and its implied change (Xiangqi's soldier
                     // before and after the river): the one that can stand here.
                     let bit = rank * files + file;
-                    let mut letters =
-                        (0..info.kinds.len()).filter(|&k| info.kinds[k].fen == Some(c));
+                    let promoted = std::mem::take(&mut plus);
+                    let mut letters = (0..info.kinds.len()).filter(|&k| {
+                        info.kinds[k].fen == Some(c) && info.kinds[k].fen_plus == promoted
+                    });
                     let Some(first) = letters.next() else {
-                        return Err(syntax(
-                            at,
-                            format!("'{c}' is no piece's FEN letter in {}", info.name),
-                        ));
+                        let what = if promoted {
+                            format!("'+{c}' is no piece's FEN token")
+                        } else {
+                            format!("'{c}' is no piece's FEN letter")
+                        };
+                        return Err(syntax(at, format!("{what} in {}", info.name)));
                     };
                     let k = std::iter::once(first)
                         .chain(letters)
@@ -420,9 +504,32 @@ impl<B: Bits> Position<B> {
         };
         let halfmove = number(4, 0)?;
         number(5, 1)?;
+        let mut hands = [Hand::new(), Hand::new()];
+        for (i, c) in hands_text.unwrap_or("").char_indices() {
+            if c == '-' {
+                continue;
+            }
+            let side = if c.is_ascii_uppercase() {
+                Side::First
+            } else {
+                Side::Second
+            };
+            let Some(k) = (0..info.kinds.len())
+                .find(|&k| info.kinds[k].fen == Some(c) && !info.kinds[k].fen_plus)
+            else {
+                return Err(syntax(
+                    board.len() + 1 + i,
+                    format!(
+                        "'{c}' in the hands is no piece's FEN letter in {}",
+                        info.name
+                    ),
+                ));
+            };
+            hands[side.index()].add_n(Epin::native(info.kinds[k].pin), 1);
+        }
         let feen = Feen {
             placement,
-            hands: [Hand::new(), Hand::new()],
+            hands,
             style_turn: StyleTurn::new(info.styles[0], info.styles[1], turn),
         };
         let mut pos = Position::from_feen_value(game, &feen)?;
@@ -492,8 +599,18 @@ impl<B: Bits> Position<B> {
         for side in Side::BOTH {
             for (epin, n) in feen.hand(side).iter() {
                 match info.kind_of(epin.pin).filter(|_| !epin.derived) {
+                    Some(k) if info.manifest.join && info.kinds[usize::from(k)].side != side => {
+                        problems.push(Problem::new(
+                            Location::Hand(side),
+                            format!(
+                                "'{epin}' is the other side's: in {} captured pieces join the \
+                                 capturer's hand",
+                                info.name
+                            ),
+                        ))
+                    }
                     Some(k) => {
-                        pos.hands[side.index()][usize::from(k)] = u8::try_from(n).unwrap_or(u8::MAX)
+                        pos.set_hand(side, usize::from(k), u8::try_from(n).unwrap_or(u8::MAX))
                     }
                     None => problems.push(Problem::new(
                         Location::Hand(side),
@@ -596,6 +713,9 @@ impl<B: Bits> Position<B> {
                             out.push_str(&empty.to_string());
                             empty = 0;
                         }
+                        if info.kinds[k].fen_plus {
+                            out.push('+');
+                        }
                         out.push(info.kinds[k].fen?);
                     }
                 }
@@ -606,6 +726,24 @@ impl<B: Bits> Position<B> {
             if rank > 0 {
                 out.push('/');
             }
+        }
+        if self.has_drops() {
+            // Fairy-Stockfish's hands: `[`, the first player's pieces (uppercase) and the
+            // second's, one letter a piece, `]`.
+            out.push('[');
+            for side in Side::BOTH {
+                for (k, &n) in self.hands[side.index()].iter().enumerate() {
+                    if n > 0 && k < info.kinds.len() {
+                        let letter = info.kinds[k].fen?;
+                        let letter = match side {
+                            Side::First => letter.to_ascii_uppercase(),
+                            Side::Second => letter.to_ascii_lowercase(),
+                        };
+                        out.extend(std::iter::repeat(letter).take(usize::from(n)));
+                    }
+                }
+            }
+            out.push(']');
         }
         let turn = if self.turn == Side::First { 'w' } else { 'b' };
         Some(format!("{out} {turn} - - {} 1", self.halfmove))
@@ -797,10 +935,13 @@ impl<B: Bits> Position<B> {
     #[inline]
     fn expand(&self, from: usize, to: usize, mut push: impl FnMut(Move)) {
         let (f, t) = (self.face(from), self.face(to));
+        let info = &self.game.info;
         let k = usize::from(self.board[from] - 1);
-        match &self.game.info.promos[k] {
-            Some(p) if p.zone[to] => {
-                if p.optional {
+        match &info.promos[k] {
+            Some(p) if p.zone[to] || (p.from_zone && p.zone[from]) => {
+                // Staying as it is needs a square the piece can stand on (shogi's pawn on
+                // the last rank must promote).
+                if p.optional && info.stands[k * info.squares + to] {
                     push(Move::new(f, t, 0));
                 }
                 for c in 1..=p.into.len() {
@@ -862,6 +1003,9 @@ impl<B: Bits> Position<B> {
                 self.expand(from, to, |m| out.push(m));
             }
         });
+        if self.has_drops() {
+            self.legal_drops(&legality, |m| out.push(m));
+        }
     }
 
     /// The number of legal moves (history aside).
@@ -873,13 +1017,72 @@ impl<B: Bits> Position<B> {
                 self.expand(from, to, |_| n += 1);
             }
         });
+        if self.has_drops() {
+            self.legal_drops(&legality, |_| n += 1);
+        }
         n
+    }
+
+    /// Calls `emit` for every legal drop of the side to move: a piece of its hand, by the
+    /// game's drop rules in order, on each empty square of the rule's zone where the piece can
+    /// stand; not on a file holding one already where the rule says so; one that would leave
+    /// the mover's royal piece attacked (a drop can only block, so this is looked at in check)
+    /// is left out.
+    fn legal_drops(&self, legality: &Legality<B>, mut emit: impl FnMut(Move)) {
+        let info = &self.game.info;
+        let us = self.turn;
+        let files = usize::from(info.files);
+        for (d, rule) in info.drops[us.index()].iter().enumerate() {
+            let kind = usize::from(rule.kind);
+            if self.hands[us.index()][kind] == 0 {
+                continue;
+            }
+            let mut taken_files = [false; 12];
+            if rule.no_doubled {
+                for bit in 0..info.squares {
+                    if self.board[bit] == rule.kind + 1 {
+                        taken_files[bit % files] = true;
+                    }
+                }
+            }
+            for to in 0..info.squares {
+                if self.board[to] != 0 || !rule.squares[to] || taken_files[to % files] {
+                    continue;
+                }
+                if !matches!(legality, Legality::Free | Legality::Guarded(_)) {
+                    let mut after = self.clone();
+                    after.drop_piece(d, to);
+                    if after.royal_attacked(us) {
+                        continue;
+                    }
+                }
+                emit(Move::drop(self.face(to), d as u8 + 1));
+            }
+        }
+    }
+
+    /// Drops the piece of the side to move's `rule`-th drop rule (from 0) on `to`.
+    fn drop_piece(&mut self, rule: usize, to: usize) {
+        let info = &self.game.info;
+        let us = self.turn;
+        let kind = info.drops[us.index()][rule].kind;
+        let held = self.hands[us.index()][usize::from(kind)];
+        self.set_hand(us, usize::from(kind), held.saturating_sub(1));
+        self.put(to, kind);
+        if info.resets[usize::from(kind)] {
+            self.halfmove = 0;
+        } else {
+            self.halfmove = self.halfmove.saturating_add(1);
+        }
+        self.last_drop = rule as u8 + 1;
+        self.set_turn(!us);
     }
 
     /// Plays (from, to) with the promotion `choice` (`None`: the default; the
     /// transformation of facing royals is included).
     pub(crate) fn apply(&mut self, from: usize, to: usize, choice: Option<u8>) {
         let info = &self.game.info;
+        self.last_drop = 0;
         let kind = self.remove(from);
         let us = self.turn;
         let mut captured_royal = false;
@@ -888,13 +1091,14 @@ impl<B: Bits> Position<B> {
             let victim = self.remove(to);
             captured_royal = info.kinds[usize::from(victim)].royal;
             if info.manifest.capture == CaptureTo::Hand {
-                let h = &mut self.hands[us.index()][usize::from(info.demote[usize::from(victim)])];
-                *h = h.saturating_add(1);
+                let held = usize::from(info.demote[usize::from(victim)]);
+                let n = self.hands[us.index()][held];
+                self.set_hand(us, held, n.saturating_add(1));
             }
         }
         let mut placed = kind;
         if let Some(p) = &info.promos[usize::from(kind)] {
-            if p.zone[to] {
+            if p.zone[to] || (p.from_zone && p.zone[from]) {
                 let c = usize::from(choice.unwrap_or(0));
                 if c >= 1 && c <= p.into.len() {
                     placed = p.into[c - 1];
@@ -927,6 +1131,18 @@ impl<B: Bits> Position<B> {
 
     /// Plays a legal move in place.
     pub fn play_move(&mut self, m: Move) {
+        if m.is_drop() {
+            let rule = usize::from(m.choice).wrapping_sub(1);
+            let kind = self.game.info.drops[self.turn.index()]
+                .get(rule)
+                .map(|r| usize::from(r.kind));
+            if let (Some(to), Some(kind)) = (self.bit(m.to), kind) {
+                if self.board[to] == 0 && self.hands[self.turn.index()][kind] > 0 {
+                    self.drop_piece(rule, to);
+                }
+            }
+            return;
+        }
         if let (Some(from), Some(to)) = (self.bit(m.from), self.bit(m.to)) {
             if self.board[from] != 0 {
                 self.apply(from, to, Some(m.choice));
