@@ -107,3 +107,41 @@ test("Lantern against the engine: the promotion chooser names the pieces; a phon
   await shot(phone, "r-6-lantern-phone");
   await s.finish();
 });
+
+const MINISHOGI = path.join(path.dirname(fileURLToPath(import.meta.url)), "../../games/minishogi");
+// Red holds a gold and a pawn (Fairy-Stockfish's FEN: the hands in brackets), and has a pawn
+// on file a.
+const MINISHOGI_HANDS = "k4/5/5/P4/4K[GP] w - - 0 1";
+
+test("Minishogi: pieces held are dropped from the hand by clicks", async (t) => {
+  const s = await session(t, ["--rules", MINISHOGI]);
+  const page = await s.page("player");
+  await createGame(page, s.url, { game: "minishogi", opponent: "engine", level: 0, position: MINISHOGI_HANDS });
+  await myMove(page);
+  // The hand is shown, with a button for each piece Red may drop now.
+  await page.locator("#player-bottom .hand button.drop").first().waitFor();
+  // In the manifest's order of drops.
+  assert.deepEqual(await page.locator("#player-bottom .hand button.drop").allTextContents(), ["P", "G"]);
+  // Drops are not offered on the board itself: no empty square is movable.
+  assert.equal(await page.locator('#board rect.square.movable[data-square="c3"]').count(), 0);
+  // The pawn: every empty square of files b–e below the last rank (not file a, which has one).
+  await page.click("#player-bottom .hand button.drop[data-piece=P]");
+  const marked = await page.$$eval("#board .drop-dot", (cs) => cs.map((c) => c.dataset.square).sort());
+  const legal = (await state(page)).legal.filter((m) => m.uci.startsWith("P@")).map((m) => m.to).sort();
+  assert.deepEqual(marked, legal);
+  assert.ok(marked.length === 15 && !marked.some((sq) => sq.startsWith("a") || sq.endsWith("5")), marked.join(" "));
+  await shot(page, "r-7-minishogi-drop-marked");
+  // Another square lets the piece go; then the gold is dropped on c3.
+  await square(page, "a2").click();
+  assert.equal(await page.locator("#board .drop-dot").count(), 0);
+  await page.click("#player-bottom .hand button.drop[data-piece=G]");
+  await square(page, "c3").click();
+  const moves = await movesShown(page, 1, { atLeast: true });
+  assert.equal(moves[0], "G*c3");
+  await movesShown(page, 2);
+  await myMove(page);
+  await page.waitForFunction(() => document.querySelector("#player-bottom .hand")?.textContent.startsWith("in hand: P"));
+  assert.deepEqual(await page.locator("#player-bottom .hand button.drop").allTextContents(), ["P"]);
+  await shot(page, "r-8-minishogi-dropped");
+  await s.finish();
+});

@@ -48,6 +48,8 @@
   var Board = class {
     constructor(element, handlers) {
       this.legal = [];
+      /** The drops of the piece taken from the hand, whose squares are marked, or none. */
+      this.dropping = null;
       /** The side whose pieces may be premoved (not its turn), or none. */
       this.premoveSide = null;
       this.premoveMark = null;
@@ -84,7 +86,8 @@
     }
     /** The moves the player may make now (none: the board only shows). */
     setMoves(legal) {
-      this.legal = legal;
+      this.legal = legal.filter((m) => m.from !== m.to);
+      this.dropping = null;
       if (this.selected && !this.movesFrom(this.selected).length && !this.canPremoveFrom(this.selected)) this.selected = null;
       this.redraw();
     }
@@ -114,6 +117,13 @@
         g.removeAttribute("transform");
         g.classList.remove("dragging", "dropped");
       });
+    }
+    /** Takes a piece from the hand: `moves`, its legal drops, are marked on their squares, and
+     * picking one of them plays it (picking another square lets the piece go). */
+    startDrop(moves) {
+      this.dropping = moves.length ? moves : null;
+      this.selected = null;
+      this.redraw();
     }
     /** Selects a square (its piece's destinations are marked), or none. */
     select(name) {
@@ -171,6 +181,10 @@
           if (c) layer.append(shape("rect", { class: "premove-mark", x: c.x - cell / 2 + 1, y: c.y - cell / 2 + 1, width: cell - 2, height: cell - 2, rx: 6 }));
         }
       }
+      for (const m of this.dropping ?? []) {
+        const c = this.centre(m.to);
+        if (c) layer.append(shape("circle", { class: "move-dot drop-dot", cx: c.x, cy: c.y, r: cell * 0.14, "data-square": m.to }));
+      }
       if (this.selected) {
         const targets = this.movesFrom(this.selected).map((m) => m.to);
         const premoves = !targets.length && this.canPremoveFrom(this.selected) ? this.premoveTargets(this.selected) : [];
@@ -201,6 +215,15 @@
     /** A square picked by a click, a tap or the keyboard. */
     pick(name) {
       if (this.pending) return;
+      if (this.dropping) {
+        const drop = this.dropping.find((m) => m.to === name);
+        this.dropping = null;
+        if (drop) {
+          this.redraw();
+          this.handlers.move([drop]);
+          return;
+        }
+      }
       const from = this.selected;
       if (from && from !== name) {
         const moves = this.movesFrom(from).filter((m) => m.to === name);
@@ -567,6 +590,7 @@
     "play.promote": "兵要升变吗？",
     "play.promote_to": "升变为哪个棋子？",
     "play.in_hand": "手中：{pieces}",
+    "play.drop": "打入{piece}：再选一个标出的格子",
     "play.cancel": "取消",
     "play.ply": "{shown} / {total}",
     "play.start": "回到开局",
@@ -920,6 +944,7 @@
     "play.promote": "兵要升變嗎？",
     "play.promote_to": "升變為哪個棋子？",
     "play.in_hand": "手中：{pieces}",
+    "play.drop": "打入{piece}：再選一個標出的格子",
     "play.cancel": "取消",
     "play.ply": "{shown} / {total}",
     "play.start": "回到開局",
@@ -1273,6 +1298,7 @@
     "play.promote": "Phong cấp cho tốt?",
     "play.promote_to": "Phong cấp thành quân nào?",
     "play.in_hand": "quân trong tay: {pieces}",
+    "play.drop": "Thả quân {piece}: rồi chọn một ô được đánh dấu",
     "play.cancel": "Hủy",
     "play.ply": "{shown} / {total}",
     "play.start": "về đầu ván",
@@ -1632,6 +1658,7 @@
     "play.promote": "Promote the soldier?",
     "play.promote_to": "Promote into which piece?",
     "play.in_hand": "in hand: {pieces}",
+    "play.drop": "Drop {piece}: then pick a marked square",
     "play.cancel": "Cancel",
     "play.ply": "{shown} / {total}",
     "play.start": "go to the start",
@@ -3528,8 +3555,23 @@
     const rating = p.rating !== null ? h("span", { className: "rating" }, `${p.rating}${p.provisional ? "?" : ""}`) : null;
     const diff = p.diff !== null && p.diff !== void 0 ? h("span", { className: p.diff >= 0 ? "diff up" : "diff down" }, p.diff >= 0 ? `+${p.diff}` : String(p.diff)) : null;
     const held = isRules(state.game) ? handText(state.feen, side) : "";
-    const hand = held ? h("span", { className: "hand" }, t("play.in_hand", { pieces: held })) : null;
+    const hand = held ? h("span", { className: "hand" }, t("play.in_hand", { pieces: held }), ...dropButtons(state, side)) : null;
     return h("span", { className: `player ${side}` }, h("span", { className: `dot ${side}`, "aria-hidden": "true" }), name, rating, diff, hand);
+  }
+  function dropButtons(state, side) {
+    const drops = canMove() && state.turn === side ? state.legal.filter((m) => m.from === m.to) : [];
+    const byPiece = /* @__PURE__ */ new Map();
+    for (const m of drops) {
+      const piece = m.pmn.split("*")[0].toUpperCase();
+      byPiece.set(piece, [...byPiece.get(piece) ?? [], m]);
+    }
+    return [...byPiece].map(([piece, moves]) => {
+      const button = h("button", { className: "drop", title: t("play.drop", { piece }) }, piece);
+      button.setAttribute("aria-label", t("play.drop", { piece }));
+      button.dataset.piece = piece;
+      button.addEventListener("click", () => play.board?.startDrop(moves));
+      return button;
+    });
   }
   function handText(feen2, side) {
     const hands = (feen2.split(" ")[1] ?? "/").split("/");

@@ -234,6 +234,10 @@ pub struct ClockView {
 
 /// Splits coordinates `e3e4`, `b10b3`, `e7e8e` into origin and destination.
 fn squares_of(uci: &str) -> (String, String) {
+    // A drop (`P@c3`) puts a piece from the hand on one square: both of its squares.
+    if let Some((_, square)) = uci.split_once('@') {
+        return (square.to_string(), square.to_string());
+    }
     let bytes = uci.as_bytes();
     let mut i = 0;
     let mut parts = Vec::new();

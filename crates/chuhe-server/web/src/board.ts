@@ -38,6 +38,8 @@ export class Board {
   private readonly element: HTMLElement;
   private readonly handlers: BoardHandlers;
   private legal: BoardMove[] = [];
+  /** The drops of the piece taken from the hand, whose squares are marked, or none. */
+  private dropping: BoardMove[] | null = null;
   /** The side whose pieces may be premoved (not its turn), or none. */
   private premoveSide: string | null = null;
   private premoveMark: { from: string; to: string } | null = null;
@@ -78,7 +80,9 @@ export class Board {
 
   /** The moves the player may make now (none: the board only shows). */
   setMoves(legal: BoardMove[]): void {
-    this.legal = legal;
+    // Drops (`from` is `to`) are offered by the page with the pieces of the hand.
+    this.legal = legal.filter((m) => m.from !== m.to);
+    this.dropping = null;
     if (this.selected && !this.movesFrom(this.selected).length && !this.canPremoveFrom(this.selected)) this.selected = null;
     this.redraw();
   }
@@ -113,6 +117,14 @@ export class Board {
       g.removeAttribute("transform");
       g.classList.remove("dragging", "dropped");
     });
+  }
+
+  /** Takes a piece from the hand: `moves`, its legal drops, are marked on their squares, and
+   * picking one of them plays it (picking another square lets the piece go). */
+  startDrop(moves: BoardMove[]): void {
+    this.dropping = moves.length ? moves : null;
+    this.selected = null;
+    this.redraw();
   }
 
   /** Selects a square (its piece's destinations are marked), or none. */
@@ -182,6 +194,10 @@ export class Board {
         if (c) layer.append(shape("rect", { class: "premove-mark", x: c.x - cell / 2 + 1, y: c.y - cell / 2 + 1, width: cell - 2, height: cell - 2, rx: 6 }));
       }
     }
+    for (const m of this.dropping ?? []) {
+      const c = this.centre(m.to);
+      if (c) layer.append(shape("circle", { class: "move-dot drop-dot", cx: c.x, cy: c.y, r: cell * 0.14, "data-square": m.to }));
+    }
     if (this.selected) {
       const targets = this.movesFrom(this.selected).map((m) => m.to);
       const premoves = !targets.length && this.canPremoveFrom(this.selected) ? this.premoveTargets(this.selected) : [];
@@ -216,6 +232,15 @@ export class Board {
   /** A square picked by a click, a tap or the keyboard. */
   private pick(name: string): void {
     if (this.pending) return;
+    if (this.dropping) {
+      const drop = this.dropping.find((m) => m.to === name);
+      this.dropping = null;
+      if (drop) {
+        this.redraw();
+        this.handlers.move([drop]);
+        return;
+      }
+    }
     const from = this.selected;
     if (from && from !== name) {
       const moves = this.movesFrom(from).filter((m) => m.to === name);

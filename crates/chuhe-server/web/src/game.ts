@@ -4,7 +4,7 @@
 // step through the moves; a finished game opens on the analysis board.
 
 import { api, ApiFailure, socketUrl } from "./api";
-import { Board } from "./board";
+import { Board, BoardMove } from "./board";
 import { $, fill, h, link } from "./dom";
 import { t } from "./i18n";
 import { hasGlyphs, isRules, promotionLabel } from "./kinds";
@@ -509,8 +509,27 @@ function playerLine(state: GameState, side: Side): HTMLElement {
   // A game from rule files whose captures go to the capturer's hand (Sashité's): what the
   // player holds now.
   const held = isRules(state.game) ? handText(state.feen, side) : "";
-  const hand = held ? h("span", { className: "hand" }, t("play.in_hand", { pieces: held })) : null;
+  const hand = held ? h("span", { className: "hand" }, t("play.in_hand", { pieces: held }), ...dropButtons(state, side)) : null;
   return h("span", { className: `player ${side}` }, h("span", { className: `dot ${side}`, "aria-hidden": "true" }), name, rating, diff, hand);
+}
+
+/** Where pieces are dropped from the hands (Minishogi's captures): a button for each piece
+ * `side` may drop now, when it is this player's move; pressing it marks the squares on the
+ * board, and picking one drops the piece there. */
+function dropButtons(state: GameState, side: Side): HTMLElement[] {
+  const drops = canMove() && state.turn === side ? state.legal.filter((m) => m.from === m.to) : [];
+  const byPiece = new Map<string, BoardMove[]>();
+  for (const m of drops) {
+    const piece = m.pmn.split("*")[0].toUpperCase();
+    byPiece.set(piece, [...(byPiece.get(piece) ?? []), m]);
+  }
+  return [...byPiece].map(([piece, moves]) => {
+    const button = h("button", { className: "drop", title: t("play.drop", { piece }) }, piece);
+    button.setAttribute("aria-label", t("play.drop", { piece }));
+    button.dataset.piece = piece;
+    button.addEventListener("click", () => play.board?.startDrop(moves));
+    return button;
+  });
 }
 
 /** The pieces in `side`'s hand, from the FEEN's hands field (`k^2p/r`: the first player's

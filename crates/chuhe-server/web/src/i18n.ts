@@ -160,6 +160,7 @@ const en = {
   "play.promote": "Promote the soldier?",
   "play.promote_to": "Promote into which piece?",
   "play.in_hand": "in hand: {pieces}",
+  "play.drop": "Drop {piece}: then pick a marked square",
   "play.cancel": "Cancel",
   "play.ply": "{shown} / {total}",
   "play.start": "go to the start",

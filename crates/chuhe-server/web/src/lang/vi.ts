@@ -148,6 +148,7 @@ export const vi: Catalogue = {
   "play.promote": "Phong cấp cho tốt?",
   "play.promote_to": "Phong cấp thành quân nào?",
   "play.in_hand": "quân trong tay: {pieces}",
+  "play.drop": "Thả quân {piece}: rồi chọn một ô được đánh dấu",
   "play.cancel": "Hủy",
   "play.ply": "{shown} / {total}",
   "play.start": "về đầu ván",

@@ -148,6 +148,7 @@ export const zhHans: Catalogue = {
   "play.promote": "兵要升变吗？",
   "play.promote_to": "升变为哪个棋子？",
   "play.in_hand": "手中：{pieces}",
+  "play.drop": "打入{piece}：再选一个标出的格子",
   "play.cancel": "取消",
   "play.ply": "{shown} / {total}",
   "play.start": "回到开局",

@@ -148,6 +148,7 @@ export const zhHant: Catalogue = {
   "play.promote": "兵要升變嗎？",
   "play.promote_to": "升變為哪個棋子？",
   "play.in_hand": "手中：{pieces}",
+  "play.drop": "打入{piece}：再選一個標出的格子",
   "play.cancel": "取消",
   "play.ply": "{shown} / {total}",
   "play.start": "回到開局",
