@@ -476,9 +476,7 @@ pub fn decode_action<P: GamePosition>(layout: Layout, action: i64, side: Side) -
     let squares = a / layout.choices;
     let from = layout.view(squares / n, side);
     let to = layout.view(squares % n, side);
-    if from == to {
-        return None;
-    }
+    // A square to itself is no move, but a drop from the hand (`with_choice` knows).
     P::Move::with_choice(layout.square(from)?, layout.square(to)?, choice)
 }
 

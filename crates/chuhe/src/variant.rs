@@ -94,7 +94,8 @@ pub trait GameMove:
         0
     }
     /// The move from `from` to `to` with `choice`, if `choice < CHOICES` (not necessarily
-    /// legal anywhere).
+    /// legal anywhere); none from a square to itself, but a drop from the hand in a game read
+    /// from rule files (its choice is its drop rule, from 1).
     fn with_choice(from: Self::Square, to: Self::Square, choice: usize) -> Option<Self>;
 }
 

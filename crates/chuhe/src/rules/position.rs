@@ -201,7 +201,8 @@ impl crate::variant::GameMove for Move {
         usize::from(self.choice)
     }
     fn with_choice(from: Square, to: Square, choice: usize) -> Option<Move> {
-        (choice < 13).then(|| Move::new(from, to, choice as u8))
+        // From a square to itself only a drop, whose choice is its rule (from 1).
+        (choice < 13 && (from != to || choice > 0)).then(|| Move::new(from, to, choice as u8))
     }
 }
 

@@ -269,7 +269,7 @@ impl crate::GameMove for Move {
         Move::from_bits(bits)
     }
     fn with_choice(from: Square, to: Square, choice: usize) -> Option<Move> {
-        (choice == 0).then(|| Move::new(from, to))
+        (choice == 0 && from != to).then(|| Move::new(from, to))
     }
 }
 

@@ -314,6 +314,9 @@ impl crate::GameMove for Move {
             .map_or(0, |i| i + 1)
     }
     fn with_choice(from: Square, to: Square, choice: usize) -> Option<Move> {
+        if from == to {
+            return None;
+        }
         match choice {
             0 => Some(Move::new(from, to, None)),
             c => Role::PROMOTIONS
