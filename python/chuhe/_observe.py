@@ -47,8 +47,7 @@ def observe(
             raise ValueError("game: name the game of the FEN/FEEN strings (game='xiangqi', …)")
         raise ValueError("no items, and no game named: the shapes are unknown")
     (kind,) = kinds
-    files, ranks, planes, _choices, actions = env_spec(kind)
-    planes += (planes - 2) * history
+    files, ranks, planes, _choices, actions = env_spec(kind, history)
     shapes = ((len(items), planes, ranks, files), (len(items), actions))
     if out is None:
         obs = np.empty(shapes[0], np.float32)

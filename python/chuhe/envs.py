@@ -8,8 +8,11 @@ Xiongqi, 7 for Xiangqi). Plane ``r`` marks the side to move's pieces of role ``r
 player; files are not mirrored). Shapes: Xiongqi ``(22, 8, 8)``, Xiangqi ``(16, 10, 9)``.
 With ``history=k`` the ``2R`` piece planes of each of the ``k`` earlier positions follow
 (latest first, in the same view as the current position, zeros before the game's start):
-Xiangqi ``(16 + 14k, 10, 9)``. :mod:`chuhe.augment` mirrors observations, actions and masks
-left to right.
+Xiangqi ``(16 + 14k, 10, 9)``. A game read from rule files with drops from the hands
+(Minishogi) has ``2R`` hand planes after the clock plane (the side to move's pieces of each
+role in hand / 8, at most 1, then the opponent's); its drops are the actions from a square to
+itself with the drop rule's number as the choice. :mod:`chuhe.augment` mirrors observations,
+actions and masks left to right.
 
 Action: ``Discrete(SQUARES * SQUARES * CHOICES)``, action ``(from * SQUARES + to) * CHOICES +
 choice`` with squares ``rank * FILES + file`` in the same view as the observation. ``choice``

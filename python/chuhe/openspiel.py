@@ -149,8 +149,7 @@ class ChuheGame(pyspiel.Game):
     @property
     def observation_shape(self) -> tuple[int, int, int]:
         """``(planes + 1, ranks, files)`` of the observation tensor."""
-        files, ranks, planes, _choices, _actions = env_spec(self.chuhe_game)
-        planes += (planes - 2) * self.settings[1]
+        files, ranks, planes, _choices, _actions = env_spec(self.chuhe_game, self.settings[1])
         return (planes + 1, ranks, files)
 
     def new_initial_state(self) -> ChuheState:

@@ -27,7 +27,11 @@ SPACES = {
     GAMES / "minixiangqi": ((12, 7, 7), 49 * 49),  # 5 pieces, no promotion
     GAMES / "makruk": ((14, 8, 8), 64 * 64 * 2),  # 6 pieces, the bia's one promotion
     LANTERN: ((12, 7, 7), 49 * 49 * 3),  # 5 pieces, a promotion into one of two
+    # 10 pieces, and 2R hand planes; choices: 1 plus its five drop rules.
+    GAMES / "minishogi": ((42, 5, 5), 25 * 25 * 6),
 }
+#: Games that drop pieces from the hands (their observations have hand planes).
+DROPS = {GAMES / "minishogi"}
 #: The ends a game reaches by its rules (not a ply cap or an illegal action).
 NATURAL = {"checkmate", "stalemate", "mareking", "repetition", "movelimit", "insufficient",
            "bareking"}
@@ -62,13 +66,38 @@ def test_spaces_are_the_games_own_and_every_move_encodes(rules):
             a = env.encode_move(m)
             assert mask[a] == 1 and env.decode_action(a) == m
         # The side to move's pieces (planes 0..R-1) are all on the board's own squares.
-        roles = (shape[0] - 2) // 2
+        roles = (shape[0] - 2) // (4 if rules in DROPS else 2)
         mine = obs[:roles].sum()
         assert mine == sum(1 for _, side, _ in env._core.pieces()
                            if side == (0 if env.game.turn == "first" else 1))
         obs, _, term, trunc, info = env.step(env.sample_legal_action())
         if term or trunc:
             obs, info = env.reset()
+
+
+def test_drops_are_actions_and_the_hands_are_seen():
+    """Minishogi: a drop is the action from its square to itself, its choice the drop rule's
+    number (P, S, G, B, R: 1-5); the hand planes hold the pieces held / 8."""
+    env = ChuheEnv(rules=GAMES / "minishogi")
+    obs, info = env.reset(options={"position": "k4/5/5/P4/4K[GP] w - - 0 1"})
+    roles, n = 10, 25
+    hands = obs[2 * roles + 2:]
+    assert hands.shape == (2 * roles, 5, 5)
+    # Red to move holds a gold (role 3) and a pawn (role 5); Black nothing.
+    assert set(np.flatnonzero(hands.reshape(2 * roles, -1).max(axis=1))) == {3, 5}
+    assert hands[3].min() == hands[5].min() == 1 / 8
+    drops = {m.uci: m for m in env.game.legal_moves if "@" in m.uci}
+    # The pawn: files b-e below the far rank (e1 is taken); the gold: any of the 22 empty squares.
+    assert len(drops) == 15 + 22
+    a = env.encode_move(drops["G@c3"])
+    square, choice = divmod(a, 6)
+    assert choice == 3 and square // n == square % n == 2 * 5 + 2
+    assert info["action_mask"][a] == 1 and env.decode_action(a) == drops["G@c3"]
+    obs, _, term, _, info = env.step(a)
+    assert not term and env.game.move_stack[-1].text() == "G*c3"
+    # Black to move now: its own hand planes empty, Red's (the opponent's) pawn.
+    hands = obs[2 * roles + 2:]
+    assert hands[:roles].max() == 0 and hands[roles + 5].min() == 1 / 8 and hands[roles + 3].max() == 0
 
 
 def test_the_second_players_view_is_flipped_on_the_games_board():

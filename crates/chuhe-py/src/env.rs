@@ -5,9 +5,11 @@
 //! - Observation: `float32[2 × ROLES + 2, RANKS, FILES]`, from the side to move's view: plane
 //!   `r` holds its pieces of role `r`, plane `ROLES + r` the opponent's, plane `2 × ROLES` the
 //!   earlier occurrences of the position (0, 1/3, 2/3, 1 for three or more), plane
-//!   `2 × ROLES + 1` the half-move clock / 200 (at most 1), then with `history = k` the
-//!   `2 × ROLES` piece planes of each of the `k` earlier positions (latest first, the same
-//!   view, zeros before the game's start). Row 0 is the side to move's own
+//!   `2 × ROLES + 1` the half-move clock / 200 (at most 1); in a game with drops from the
+//!   hands (Minishogi), `2 × ROLES` hand planes follow, plane `r` filled with the pieces of
+//!   role `r` the side to move holds / 8 (at most 1), then the opponent's; then with
+//!   `history = k` the `2 × ROLES` piece planes of each of the `k` earlier positions (latest
+//!   first, the same view, zeros before the game's start). Row 0 is the side to move's own
 //!   back rank (the second player's board is flipped rank-wise; files are not mirrored).
 //! - Action: `(from × SQUARES + to) × CHOICES + choice`, squares `rank × FILES + file` in the
 //!   same view; `choice` is 0, or for Xiongqi 1–6 for a promotion to E, A, C, R, B, H.
@@ -366,6 +368,8 @@ pub struct Layout {
     pub roles: usize,
     /// The choices of a move between two squares.
     pub choices: usize,
+    /// Does the game drop pieces from the hands (the observation has `2 × roles` hand planes)?
+    pub hands: bool,
 }
 
 impl Layout {
@@ -378,7 +382,15 @@ impl Layout {
             ranks: usize::from(ranks),
             roles: pos.role_count(),
             choices: pos.move_choices(),
+            hands: pos.drops_from_hands(),
         }
+    }
+
+    /// The observation's planes before the earlier positions': pieces, repetitions, clock,
+    /// and the hands where pieces are dropped.
+    #[inline(always)]
+    pub fn current_planes(self) -> usize {
+        2 * self.roles + 2 + if self.hands { 2 * self.roles } else { 0 }
     }
 
     /// The board's squares.
@@ -432,7 +444,7 @@ impl Layout {
         Spec {
             files: self.files,
             ranks: self.ranks,
-            planes: 2 * self.roles + 2 + 2 * self.roles * history,
+            planes: self.current_planes() + 2 * self.roles * history,
             choices: self.choices,
             actions: squares * squares * self.choices,
         }
@@ -572,7 +584,7 @@ fn write_observation_over<P: GamePosition>(
     let n = layout.squares();
     let roles = layout.roles;
     let per = 2 * roles * n;
-    let base = (2 * roles + 2) * n;
+    let base = layout.current_planes() * n;
     // The piece planes (this position's and the earlier ones') are cleared; the two planes
     // between them are filled whole below.
     match marks.as_deref_mut() {
@@ -600,6 +612,15 @@ fn write_observation_over<P: GamePosition>(
     obs[2 * roles * n..(2 * roles + 1) * n].fill(rep);
     let clock = pos.halfmove().min(200) as f32 / 200.0;
     obs[(2 * roles + 1) * n..(2 * roles + 2) * n].fill(clock);
+    if layout.hands {
+        for (i, side) in [me, !me].into_iter().enumerate() {
+            for role in 0..roles {
+                let plane = 2 * roles + 2 + i * roles + role;
+                let held = pos.held(side, role).min(8) as f32 / 8.0;
+                obs[plane * n..(plane + 1) * n].fill(held);
+            }
+        }
+    }
     // The earlier positions, latest first, from the same view; zeros before the start.
     let positions = game.positions();
     for j in 1..=history {

@@ -12,8 +12,8 @@ use std::sync::{Mutex, MutexGuard};
 use crate::core::DynGame;
 use crate::engine::limits;
 use crate::env::{
-    finished_message, new_env, spec_of, DynEnv, DynEpisode, EngineSettings, EpisodeData, Opponent,
-    Start, StepOut,
+    finished_message, new_env, DynEnv, DynEpisode, EngineSettings, EpisodeData, Opponent, Start,
+    StepOut,
 };
 use crate::errors::{position_error, InvalidMoveError, InvalidPositionError};
 use crate::game::{parse_kind, Game, Move};
@@ -323,10 +323,12 @@ pub fn _env_state(
     })
 }
 
-/// `(files, ranks, planes, choices, actions)` of a game.
+/// `(files, ranks, planes, choices, actions)` of a game, the planes with `history` earlier
+/// positions.
 #[pyfunction]
-pub fn env_spec(game: &str) -> PyResult<(usize, usize, usize, usize, usize)> {
-    let s = spec_of(parse_kind(game)?);
+#[pyo3(signature = (game, history = 0))]
+pub fn env_spec(game: &str, history: usize) -> PyResult<(usize, usize, usize, usize, usize)> {
+    let s = crate::env::spec_for(parse_kind(game)?, history);
     Ok((s.files, s.ranks, s.planes, s.choices, s.actions))
 }
 

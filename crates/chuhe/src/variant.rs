@@ -333,6 +333,15 @@ pub trait GamePosition: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
     fn move_choices(&self) -> usize {
         <Self::Move as GameMove>::CHOICES
     }
+    /// Does the game drop pieces from the hands (a game read from rule files with drops)? Its
+    /// observation then has hand planes.
+    fn drops_from_hands(&self) -> bool {
+        false
+    }
+    /// How many pieces of `role` `side` holds to drop (0 in games without drops).
+    fn held(&self, _side: Side, _role: usize) -> u32 {
+        0
+    }
     /// The piece on `square`: its owner and its role's index in [`GamePosition::ROLES`].
     fn piece_role(&self, square: Self::Square) -> Option<(Side, usize)>;
     /// Calls `visit` with every occupied square (ascending), its piece's owner and role index,

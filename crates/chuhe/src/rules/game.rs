@@ -584,6 +584,18 @@ impl<B: Width> GamePosition for Position<B> {
         self.game.info.choices
     }
 
+    fn drops_from_hands(&self) -> bool {
+        self.has_drops()
+    }
+
+    fn held(&self, side: Side, role: usize) -> u32 {
+        let kinds = &self.game.info.kinds;
+        self.droppable(side)
+            .filter(|&(k, _)| kinds[k].role == role)
+            .map(|(_, n)| u32::from(n))
+            .sum()
+    }
+
     fn piece_role(&self, square: Square) -> Option<(Side, usize)> {
         let k = self.kind_at(self.bit(square)?)?;
         let kind = &self.game.info.kinds[k];
