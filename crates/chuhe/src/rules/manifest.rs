@@ -609,6 +609,16 @@ impl Manifest {
         r.done()?;
         let royal = RoyalSpec { rule, facing };
 
+        // The `piece` of a promotion or drop rule: a PIN of `pieces`.
+        let known_piece = |o: &mut Object| -> Result<Pin, RulesError> {
+            let text = o.string("piece")?;
+            let piece = first_pin(file, &o.key("piece"), text)?;
+            if known(piece) {
+                Ok(piece)
+            } else {
+                Err(o.error("piece", format!("{piece} is not in 'pieces'")))
+            }
+        };
         let mut promotions = Vec::new();
         if let Some(v) = top.get("promotion") {
             let list = v
@@ -617,11 +627,7 @@ impl Manifest {
             for (i, item) in list.iter().enumerate() {
                 let path = format!("promotion[{i}]");
                 let mut p = Object::new(file, &path, item)?;
-                let piece_text = p.string("piece")?;
-                let piece = first_pin(file, &p.key("piece"), piece_text)?;
-                if !known(piece) {
-                    return Err(p.error("piece", format!("{piece} is not in 'pieces'")));
-                }
+                let piece = known_piece(&mut p)?;
                 let zone_text = p.string("zone")?;
                 let zone = parse_region(file, &p.key("zone"), zone_text, files, ranks)?;
                 let into_v = p.need("into")?;
@@ -734,11 +740,7 @@ impl Manifest {
             for (i, item) in list.iter().enumerate() {
                 let path = format!("drops[{i}]");
                 let mut d = Object::new(file, &path, item)?;
-                let piece_text = d.string("piece")?;
-                let piece = first_pin(file, &d.key("piece"), piece_text)?;
-                if !known(piece) {
-                    return Err(d.error("piece", format!("{piece} is not in 'pieces'")));
-                }
+                let piece = known_piece(&mut d)?;
                 if piece.is_terminal() {
                     return Err(d.error("piece", format!("{piece} is royal: it is never dropped")));
                 }
