@@ -91,8 +91,11 @@ def board_of(game, fen):
     return (board, hands, fields[1], fields[-2] if game not in UNCLOCKED else "")
 
 
-def fsf_end(variant, start, moves, fen, legal):
-    """(over, winner) by pyffish: winner `first`, `second` or None for a draw; the reason."""
+def fsf_end(variant, start, moves, fen, legal, last=None):
+    """(over, winner) by pyffish: winner `first`, `second` or None for a draw; the reason.
+    `last`: (the position before, the move) when the move was a drop, whose checkmate
+    Fairy-Stockfish judges by the move (shogi's pawn drop mate loses for the dropper), so
+    that it must be given the move and not the position alone."""
     white_to_move = fen.split()[1] == "w"
 
     def winner(result):
@@ -105,6 +108,8 @@ def fsf_end(variant, start, moves, fen, legal):
     if over:
         return True, winner(result), "immediate"
     if not legal:
+        if last is not None:
+            return True, winner(sf.game_result(variant, last[0], [last[1]])), "no move"
         return True, winner(sf.game_result(variant, fen, [])), "no move"
     # Repetitions cannot reach back past a capture, so the history given to pyffish starts at
     # the last one (the half-move clock travels in `start`'s FEN).
@@ -124,9 +129,10 @@ def random_game(game, seed):
     moves, plies = [], []
     fen = start
     anchor, since = start, []
+    last = None
     while True:
         legal = sorted(sf.legal_moves(game, fen, []))
-        over, win, why = fsf_end(game, anchor, since, fen, legal)
+        over, win, why = fsf_end(game, anchor, since, fen, legal, last)
         plies.append({"fen": fen, "legal": legal, "over": over, "winner": win, "why": why,
                       "check": sf.gives_check(game, fen, [])})
         if over or len(moves) >= MAX_PLIES:
@@ -135,6 +141,7 @@ def random_game(game, seed):
         moves.append(m)
         before = fen
         fen = sf.get_fen(game, fen, [m])
+        last = (before, m) if "@" in m else None
         if men(fen) != men(before):
             anchor, since = fen, []
         else:
