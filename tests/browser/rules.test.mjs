@@ -143,5 +143,10 @@ test("Minishogi: pieces held are dropped from the hand by clicks", async (t) => 
   await page.waitForFunction(() => document.querySelector("#player-bottom .hand")?.textContent.startsWith("in hand: P"));
   assert.deepEqual(await page.locator("#player-bottom .hand button.drop").allTextContents(), ["P"]);
   await shot(page, "r-8-minishogi-dropped");
+  // At phone width the hand and its button fit.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(scroll <= 390, `no horizontal scroll (page ${scroll} px wide)`);
+  await shot(page, "r-9-minishogi-phone");
   await s.finish();
 });
