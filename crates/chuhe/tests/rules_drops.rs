@@ -174,6 +174,30 @@ fn drops_read_back_their_16_bit_codes_in_random_games() {
 }
 
 #[test]
+fn a_fen_plus_that_marks_no_piece_is_refused_where_it_stands() {
+    let RulesHandle::Narrow(game) = rules::load_dir(games_dir("minishogi")).unwrap() else {
+        panic!("minishogi is 5x5");
+    };
+    // A promoted pawn (`+p`, Fairy-Stockfish's token) reads back.
+    let good = Position::from_fen(game, "rbsgk/4+p/5/P4/KGSBR[-] w 0 1").unwrap();
+    assert_eq!(
+        good.to_fen().as_deref(),
+        Some("rbsgk/4+p/5/P4/KGSBR[] w - - 0 1")
+    );
+    // A '+' before a run of empty squares, at the end of a rank or before another '+' was
+    // once dropped without a word; it names no piece.
+    for (fen, offset) in [
+        ("rbsgk/+4p/5/P4/KGSBR[-] w 0 1", 6),
+        ("rbsgk/4p+/5/P4/KGSBR[-] w 0 1", 8),
+        ("rbsgk/4++p/5/P4/KGSBR[-] w 0 1", 7),
+    ] {
+        let err = Position::from_fen(game, fen).unwrap_err().to_string();
+        assert!(err.contains("'+' must stand before a piece's letter"), "{fen}: {err}");
+        assert!(err.contains(&format!("at offset {offset}:")), "{fen}: {err}");
+    }
+}
+
+#[test]
 fn drop_rules_are_checked_with_their_key() {
     let dir = std::env::temp_dir().join(format!("chuhe-drops-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -402,6 +402,9 @@ impl<B: Bits> Position<B> {
             let mut chars = row.char_indices().peekable();
             while let Some((i, c)) = chars.next() {
                 let at = offset + i;
+                if plus && !c.is_alphabetic() {
+                    return Err(syntax(at - 1, "'+' must stand before a piece's letter".into()));
+                }
                 if let Some(d) = c.to_digit(10) {
                     let mut n = d as usize;
                     while let Some(&(_, next)) = chars.peek() {
@@ -454,6 +457,12 @@ impl<B: Bits> Position<B> {
                         format!("rank {} has more than {files} squares", rank + 1),
                     ));
                 }
+            }
+            if plus {
+                return Err(syntax(
+                    offset + row.len() - 1,
+                    "'+' must stand before a piece's letter".into(),
+                ));
             }
             if file != files {
                 return Err(syntax(
