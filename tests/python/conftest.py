@@ -39,6 +39,26 @@ def chuhe_bin() -> pathlib.Path:
     return path
 
 
+def pytest_sessionfinish(session):
+    """Under pytest-xdist, a worker hands its verdicts to the controller, which prints them."""
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput["chuhe_stats"] = dict(STATS)
+
+
+def pytest_configure(config):
+    if config.pluginmanager.hasplugin("xdist"):
+        config.pluginmanager.register(_StatsFromWorkers())
+
+
+class _StatsFromWorkers:
+    """Adds up the verdicts of pytest-xdist's workers (controller side)."""
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node, error):
+        STATS.update(getattr(node, "workeroutput", {}).get("chuhe_stats", {}))
+
+
 def pytest_terminal_summary(terminalreporter):
     xqf = ", ".join(f"{k[4:]}: {v}" for k, v in sorted(STATS.items()) if k.startswith("xqf "))
     if xqf:
