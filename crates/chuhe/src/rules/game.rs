@@ -154,16 +154,6 @@ impl<B: Width> Position<B> {
         }
     }
 
-    /// The piece a drop puts on the board, if `m` is a drop of this game.
-    fn dropped_kind(&self, m: Move) -> Option<usize> {
-        if !m.is_drop() {
-            return None;
-        }
-        let rules = &self.game.info.drops[self.turn.index()];
-        let rule = rules.get(usize::from(m.choice_index()).checked_sub(1)?)?;
-        Some(usize::from(rule.kind))
-    }
-
     /// PMN: `e3-e4`, `e4+e5`, `e7-e8=E`, `e4~e5` when the royal pieces change, `P*e5` for a
     /// drop (the piece's PIN in its side's case).
     fn to_pmn(&self, m: Move) -> String {

@@ -1139,16 +1139,23 @@ impl<B: Bits> Position<B> {
         self.set_turn(!us);
     }
 
+    /// The piece a drop puts on the board, if `m` is a drop of this game (its choice names
+    /// one of the side to move's drop rules, from 1).
+    pub(super) fn dropped_kind(&self, m: Move) -> Option<usize> {
+        if !m.is_drop() {
+            return None;
+        }
+        let rules = &self.game.info.drops[self.turn.index()];
+        let rule = rules.get(usize::from(m.choice).checked_sub(1)?)?;
+        Some(usize::from(rule.kind))
+    }
+
     /// Plays a legal move in place.
     pub fn play_move(&mut self, m: Move) {
         if m.is_drop() {
-            let rule = usize::from(m.choice).wrapping_sub(1);
-            let kind = self.game.info.drops[self.turn.index()]
-                .get(rule)
-                .map(|r| usize::from(r.kind));
-            if let (Some(to), Some(kind)) = (self.bit(m.to), kind) {
+            if let (Some(to), Some(kind)) = (self.bit(m.to), self.dropped_kind(m)) {
                 if self.board[to] == 0 && self.hands[self.turn.index()][kind] > 0 {
-                    self.drop_piece(rule, to);
+                    self.drop_piece(usize::from(m.choice) - 1, to);
                 }
             }
             return;
