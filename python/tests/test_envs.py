@@ -138,6 +138,19 @@ def test_vector_env_autoresets(game):
     assert venv.action_masks().dtype == bool
 
 
+def test_sampled_actions_do_not_depend_on_the_threads():
+    """sample_legal_actions draws on the pool's threads, each environment from its own
+    generator: the same seed gives the same actions with one thread or three."""
+    venvs = [ChuheVectorEnv("xiangqi", num_envs=37, threads=t, max_plies=50) for t in (1, 3)]
+    for v in venvs:
+        v.reset(seed=11)
+    for _ in range(120):
+        a, b = (v.sample_legal_actions() for v in venvs)
+        assert np.array_equal(a, b)
+        for v in venvs:
+            v.step(a)
+
+
 @pytest.mark.parametrize("threads", [1, 3])
 @pytest.mark.parametrize("game", ["xiongqi", "xiangqi", "xiangqi-capture", LANTERN])
 def test_vector_env_steps_as_single_envs(game, threads):

@@ -677,6 +677,9 @@ fn chunk_len(n: usize, threads: usize) -> usize {
     }
 }
 
+/// Environments and their slots of the actions, sampled by one thread at a time.
+type SampleChunk<'a> = (&'a mut [Box<dyn DynEnv>], &'a mut [i64]);
+
 /// What one environment's part of a step gets: its index, the environment, its observation
 /// and mask, and its final observation and mask (empty in `reset`).
 struct Slot<'s> {
@@ -939,16 +942,26 @@ impl VecCore {
         Ok(())
     }
 
-    /// Writes a uniformly random legal action of every environment into `actions`.
-    fn sample(&mut self, actions: &Bound<'_, PyAny>) -> PyResult<()> {
+    /// Writes a uniformly random legal action of every environment into `actions` (on the
+    /// pool's threads: each environment draws from its own generator, so the actions do not
+    /// depend on the threads).
+    fn sample(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
         let envs = self.envs.get_mut().unwrap_or_else(|e| e.into_inner());
         let n = envs.len();
         let ab = buffer::<i64>(actions, n, "actions")?;
         // SAFETY: the buffer is held for the call.
         let a = unsafe { items(&ab) };
-        for (slot, env) in a.iter_mut().zip(envs.iter_mut()) {
-            *slot = env.sample().map_or(0, |x| x as i64);
-        }
+        let per = chunk_len(n, self.threads);
+        let mut chunks: Vec<SampleChunk<'_>> =
+            envs.chunks_mut(per).zip(a.chunks_mut(per)).collect();
+        let pool = &mut self.pool;
+        py.allow_threads(|| {
+            for_each_chunk(pool, &mut chunks, |(envs, actions)| {
+                for (slot, env) in actions.iter_mut().zip(envs.iter_mut()) {
+                    *slot = env.sample().map_or(0, |x| x as i64);
+                }
+            })
+        });
         Ok(())
     }
 

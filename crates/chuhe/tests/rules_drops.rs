@@ -192,8 +192,14 @@ fn a_fen_plus_that_marks_no_piece_is_refused_where_it_stands() {
         ("rbsgk/4++p/5/P4/KGSBR[-] w 0 1", 7),
     ] {
         let err = Position::from_fen(game, fen).unwrap_err().to_string();
-        assert!(err.contains("'+' must stand before a piece's letter"), "{fen}: {err}");
-        assert!(err.contains(&format!("at offset {offset}:")), "{fen}: {err}");
+        assert!(
+            err.contains("'+' must stand before a piece's letter"),
+            "{fen}: {err}"
+        );
+        assert!(
+            err.contains(&format!("at offset {offset}:")),
+            "{fen}: {err}"
+        );
     }
 }
 

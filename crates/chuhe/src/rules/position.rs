@@ -403,7 +403,10 @@ impl<B: Bits> Position<B> {
             while let Some((i, c)) = chars.next() {
                 let at = offset + i;
                 if plus && !c.is_alphabetic() {
-                    return Err(syntax(at - 1, "'+' must stand before a piece's letter".into()));
+                    return Err(syntax(
+                        at - 1,
+                        "'+' must stand before a piece's letter".into(),
+                    ));
                 }
                 if let Some(d) = c.to_digit(10) {
                     let mut n = d as usize;
