@@ -18,6 +18,12 @@ own general's bucket. The data is small, so the table is factorised: a feature's
 shared weight plus its bucket's own (the latter starting at zero), and the file holds their
 sums (network file format 2). The default, one bucket, writes format 1 as before.
 
+With `--format 3` both views feed the output, the side to move's units first:
+N = w2_us · clamp(W1 x_us + b1) + w2_them · clamp(W1 x_them + b1) + b2 from the side to
+move's point of view (so it needs the dump's sixth field, the side to move), with or without
+buckets, and `--role evaluation` fits it as the whole evaluation (the linear terms left out)
+instead of a correction to them. The engine reads a multiple of 16 hidden units, at most 512.
+
 The input comes from the tuner (`tune --dump-net`, one quiet position per line); the output
 is a network file, `crates/chuhe-engine/nets/xiangqi-<CRC-32>.nnue`: the network's weights as
 integers in the binary format the engine reads (`crates/chuhe-engine/src/eval/xiangqi_net/
@@ -64,6 +70,9 @@ MAGIC = b"CHUHENET"
 FORMAT_VERSION = 1
 # Format 2: the input tables per bucket of the side's general's placement.
 FORMAT_VERSION_BUCKETED = 2
+# Format 3: both views into the output, any number of units, a correction or the evaluation.
+FORMAT_VERSION_VIEWS = 3
+ROLES = {"correction": 0, "evaluation": 1}
 GAME_XIANGQI = 1
 # Pieces on the board at most (the padding feature has zero weight).
 MAX_PIECES = 32
@@ -102,8 +111,10 @@ def sigmoid(x: np.ndarray) -> np.ndarray:
 
 
 def load(path: Path) -> dict[str, np.ndarray]:
-    """Reads `tune --dump-net` lines: game, result, reference or '-', linear eval, 90 points."""
-    games, results, refs, linear, boards = [], [], [], [], []
+    """Reads `tune --dump-net` lines: game, result, reference or '-', linear eval, 90 points,
+    and the side to move (`w` or `b`; dumps written before it was added have five fields,
+    which leave it unknown, 0)."""
+    games, results, refs, linear, boards, turns = [], [], [], [], [], []
     try:
         lines = path.open(encoding="utf-8")
     except OSError as e:
@@ -112,16 +123,20 @@ def load(path: Path) -> dict[str, np.ndarray]:
         for n, line in enumerate(lines, 1):
             fields = line.rstrip("\n").split("\t")
             try:
-                if len(fields) != 5:
-                    raise ValueError(f"{len(fields)} tab-separated fields, expected 5")
+                if len(fields) not in (5, 6):
+                    raise ValueError(f"{len(fields)} tab-separated fields, expected 5 or 6")
                 points = [int(v) for v in fields[4].split(",")]
                 if len(points) != POINTS or not all(0 <= v <= PIECES for v in points):
                     raise ValueError(f"expected {POINTS} points each 0–{PIECES}")
+                turn = {"w": 1, "b": -1}.get(fields[5]) if len(fields) == 6 else 0
+                if turn is None:
+                    raise ValueError(f"the side to move is {fields[5]!r}, expected w or b")
                 games.append(int(fields[0]))
                 results.append(float(fields[1]))
                 refs.append(math.nan if fields[2] == "-" else float(fields[2]))
                 linear.append(float(fields[3]))
                 boards.append(points)
+                turns.append(turn)
             except ValueError as e:
                 raise DataError(f"{path}:{n}: {e}") from e
     if not games:
@@ -132,6 +147,7 @@ def load(path: Path) -> dict[str, np.ndarray]:
         "reference": np.array(refs),
         "linear": np.array(linear),
         "board": np.array(boards, dtype=np.int16),
+        "turn": np.array(turns, dtype=np.int8),
     }
 
 
@@ -266,8 +282,9 @@ class Net:
             pre += wb[fb].sum(1)
         return pre, np.clip(pre, 0.0, 1.0)
 
-    def correction(self, red, black, red_b=None, black_b=None) -> np.ndarray:
-        """N for each board, from each view's features (and bucket-table rows)."""
+    def correction(self, red, black, red_b=None, black_b=None, sign=None) -> np.ndarray:
+        """N for each board, from each view's features (and bucket-table rows); `sign` is
+        for `ViewsNet` (N here does not depend on the side to move)."""
         w1, b1, w2 = self.full()
         wb = None if self.wb is None else self.full_buckets()
         out = []
@@ -280,7 +297,7 @@ class Net:
             out.append((a - c) @ w2)
         return np.concatenate(out)
 
-    def gradients(self, red, black, linear, target, k, red_b=None, black_b=None):
+    def gradients(self, red, black, linear, target, k, red_b=None, black_b=None, sign=None):
         """The loss's gradients on one batch (mean squared error of the expected result),
         for the trained half: each mirrored unit's gradient folded back onto its twin."""
         w1, b1, w2 = self.full()
@@ -294,104 +311,217 @@ class Net:
         d_red = d_hidden * ((pre_r > 0) & (pre_r < 1))
         d_black = -d_hidden * ((pre_b > 0) & (pre_b < 1))
         g_b1 = d_red.sum(0) + d_black.sum(0)
-        g_w1 = np.empty_like(w1)
-        idx = np.concatenate([red.ravel(), black.ravel()])
+        g_w1, g_wb = input_gradients(red, black, d_red, d_black, red_b, black_b, wb is not None)
+        grads = [fold(g_w1, MIRROR_INPUT), fold(g_b1), fold(g_w2)]
         if wb is not None:
-            g_wb = np.empty_like(wb)
-            idx_b = np.concatenate([red_b.ravel(), black_b.ravel()])
-        for h in range(w1.shape[1]):
-            w = np.concatenate(
-                [np.repeat(d_red[:, h], MAX_PIECES), np.repeat(d_black[:, h], MAX_PIECES)]
-            )
-            g_w1[:, h] = np.bincount(idx, weights=w, minlength=INPUTS + 1)
-            if wb is not None:
-                g_wb[:, h] = np.bincount(idx_b, weights=w, minlength=BUCKET_PAD + 1)
-        g_w1[PAD] = 0
-        half = len(self.b1)
-        grads = [
-            g_w1[:, :half] + g_w1[MIRROR_INPUT, half:],
-            g_b1[:half] + g_b1[half:],
-            g_w2[:half] + g_w2[half:],
-        ]
-        if wb is not None:
-            g_wb[BUCKET_PAD] = 0
-            grads.append(g_wb[:, :half] + g_wb[MIRROR_BUCKET_INPUT, half:])
+            grads.append(fold(g_wb, MIRROR_BUCKET_INPUT))
         return grads
 
 
-def network_bytes(w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, description: str) -> bytes:
+def fold(g: np.ndarray, mirror: np.ndarray | None = None) -> np.ndarray:
+    """A gradient over every unit folded onto the trained half: each mirrored unit's (rows
+    seen in the mirror, when `mirror` maps them) added to its twin's."""
+    half = g.shape[-1] // 2
+    if mirror is None:
+        return g[..., :half] + g[..., half:]
+    return g[:, :half] + g[mirror, half:]
+
+
+def input_gradients(first, second, d_first, d_second, first_b, second_b, buckets: bool):
+    """The gradients of the input table (and of the bucket table, with `buckets`) from the
+    two views' features and the loss's slopes at their hidden sums (padding rows zero)."""
+    units = d_first.shape[1]
+    # float32, as the tables: the same arithmetic, and so the same bytes, as ever.
+    g_w1 = np.empty((INPUTS + 1, units), np.float32)
+    g_wb = np.empty((BUCKET_PAD + 1, units), np.float32) if buckets else None
+    idx = np.concatenate([first.ravel(), second.ravel()])
+    if buckets:
+        idx_b = np.concatenate([first_b.ravel(), second_b.ravel()])
+    for h in range(units):
+        w = np.concatenate(
+            [np.repeat(d_first[:, h], MAX_PIECES), np.repeat(d_second[:, h], MAX_PIECES)]
+        )
+        g_w1[:, h] = np.bincount(idx, weights=w, minlength=INPUTS + 1)
+        if buckets:
+            g_wb[:, h] = np.bincount(idx_b, weights=w, minlength=BUCKET_PAD + 1)
+    g_w1[PAD] = 0
+    if buckets:
+        g_wb[BUCKET_PAD] = 0
+    return g_w1, g_wb
+
+
+class ViewsNet(Net):
+    """Format 3: N = w2_us · clamp(W1 x_us + b1, 0, 1) + w2_them · clamp(W1 x_them + b1, 0, 1)
+    + b2 in centipawns from the side to move's point of view, where x_us is the side to
+    move's view (Red's view when Red moves: Red's own features; Black's view: the colours
+    swapped and the ranks flipped). The methods take the views as `first` (the side to
+    move's) and `second`, and `sign`: +1 where Red moves, −1 where Black does, which turns N
+    into Red's point of view. The units come in mirror pairs as in `Net`, both output weights
+    tied."""
+
+    def __init__(self, hidden: int, rng: np.random.Generator, buckets: int = 1):
+        super().__init__(hidden, rng, buckets)
+        half = hidden // 2
+        self.w2_them = rng.normal(0, 30, half).astype(np.float32)
+        self.b2 = np.zeros(1, np.float32)
+
+    def params(self) -> list[np.ndarray]:
+        """As `Net`'s, then the other side's output weights and the output bias."""
+        return super().params() + [self.w2_them, self.b2]
+
+    def set_params(self, params: list[np.ndarray]) -> None:
+        super().set_params(params[:-2])
+        self.w2_them, self.b2 = params[-2:]
+
+    def full_them(self) -> np.ndarray:
+        return np.concatenate([self.w2_them, self.w2_them])
+
+    def correction(self, first, second, first_b=None, second_b=None, sign=None) -> np.ndarray:
+        """N for each board from Red's point of view."""
+        w1, b1, w2 = self.full()
+        w2_them = self.full_them()
+        wb = None if self.wb is None else self.full_buckets()
+        out = []
+        for s in range(0, len(first), 20000):
+            part = slice(s, s + 20000)
+            fb = None if wb is None else first_b[part]
+            sb = None if wb is None else second_b[part]
+            _, a = self.hidden(w1, b1, first[part], wb, fb)
+            _, c = self.hidden(w1, b1, second[part], wb, sb)
+            out.append(sign[part] * (a @ w2 + c @ w2_them + self.b2[0]))
+        return np.concatenate(out)
+
+    def gradients(self, first, second, linear, target, k, first_b=None, second_b=None,
+                  sign=None):
+        w1, b1, w2 = self.full()
+        w2_them = self.full_them()
+        wb = None if self.wb is None else self.full_buckets()
+        pre_f, a = self.hidden(w1, b1, first, wb, first_b)
+        pre_s, c = self.hidden(w1, b1, second, wb, second_b)
+        n = sign * (a @ w2 + c @ w2_them + self.b2[0])
+        p = sigmoid(k * (linear + n) / 400)
+        d_v = 2 * (p - target) * p * (1 - p) * k / 400 / len(first) * sign
+        d_first = np.outer(d_v, w2) * ((pre_f > 0) & (pre_f < 1))
+        d_second = np.outer(d_v, w2_them) * ((pre_s > 0) & (pre_s < 1))
+        g_w1, g_wb = input_gradients(first, second, d_first, d_second, first_b, second_b,
+                                     wb is not None)
+        grads = [fold(g_w1, MIRROR_INPUT), fold(d_first.sum(0) + d_second.sum(0)),
+                 fold(a.T @ d_v)]
+        if wb is not None:
+            grads.append(fold(g_wb, MIRROR_BUCKET_INPUT))
+        return grads + [fold(c.T @ d_v), np.array([d_v.sum()])]
+
+
+def network_bytes(w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, description: str,
+                  views: dict | None = None) -> bytes:
     """Integer tables as a network file: the header, the description, W1 (rows × hidden),
     B1 and W2 as little-endian i16, then the CRC-32 of everything before it.
 
     W1 with 1260 rows writes format 1; with 9 × 1260 rows (bucket × 1260 + feature) it
-    writes format 2, whose header adds the bucket count after the hidden units."""
+    writes format 2, whose header adds the bucket count after the hidden units. With `views`
+    ({"w2_them", "b2", "role"}) it writes format 3 (1260 or 9 × 1260 rows): the header adds
+    the buckets and the role, W2 is followed by the other side's output weights and the
+    output bias B2 (i32)."""
     hidden = len(b1)
     rows = len(w1)
     text = description.encode("utf-8")
-    if rows == INPUTS:
+    if rows not in (INPUTS, BUCKETS * INPUTS):
+        raise ValueError(f"W1 has {rows} rows: expected {INPUTS} or {BUCKETS * INPUTS}")
+    buckets = rows // INPUTS
+    if views is not None:
+        header = struct.pack(
+            "<9I", FORMAT_VERSION_VIEWS, GAME_XIANGQI, INPUTS, hidden, buckets,
+            ROLES[views["role"]], SCALE, OUT_SCALE, len(text),
+        )
+    elif buckets == 1:
         header = struct.pack(
             "<7I", FORMAT_VERSION, GAME_XIANGQI, INPUTS, hidden, SCALE, OUT_SCALE, len(text)
         )
-    elif rows == BUCKETS * INPUTS:
+    else:
         header = struct.pack(
             "<8I", FORMAT_VERSION_BUCKETED, GAME_XIANGQI, INPUTS, hidden, BUCKETS, SCALE,
             OUT_SCALE, len(text),
         )
-    else:
-        raise ValueError(f"W1 has {rows} rows: expected {INPUTS} or {BUCKETS * INPUTS}")
     out = MAGIC + header + text
-    for table in (w1, b1, w2):
+    tables = (w1, b1, w2) if views is None else (w1, b1, w2, views["w2_them"])
+    for table in tables:
         out += np.asarray(table, dtype="<i2").tobytes()
+    if views is not None:
+        out += struct.pack("<i", int(views["b2"]))
     return out + struct.pack("<I", zlib.crc32(out))
 
 
 def read_network(data: bytes) -> dict:
-    """The fields of a network file, format 1 or 2 (for tests and inspection); checks the
-    checksum and the length. W1 has BUCKETS × 1260 rows (BUCKETS = 1 in format 1)."""
+    """The fields of a network file, format 1, 2 or 3 (for tests and inspection); checks the
+    checksum and the length. W1 has BUCKETS × 1260 rows (BUCKETS = 1 in format 1); format 3
+    adds ROLE, W2_THEM and B2."""
     if len(data) < 40 or data[:8] != MAGIC:
         raise ValueError("not a chuhe network file")
     (version,) = struct.unpack_from("<I", data, 8)
+    role = "correction"
     if version == FORMAT_VERSION:
         game, inputs, hidden, scale, out_scale, n = struct.unpack_from("<6I", data, 12)
         buckets, at = 1, 36
     elif version == FORMAT_VERSION_BUCKETED:
         game, inputs, hidden, buckets, scale, out_scale, n = struct.unpack_from("<7I", data, 12)
         at = 40
+    elif version == FORMAT_VERSION_VIEWS:
+        game, inputs, hidden, buckets, code, scale, out_scale, n = struct.unpack_from(
+            "<8I", data, 12)
+        roles = {v: k for k, v in ROLES.items()}
+        if code not in roles:
+            raise ValueError(f"role {code}: this trainer knows 0 and 1")
+        role = roles[code]
+        at = 44
     else:
-        raise ValueError(f"format version {version}: this trainer reads 1 and 2")
+        raise ValueError(f"format version {version}: this trainer reads 1, 2 and 3")
     if zlib.crc32(data[:-4]) != struct.unpack("<I", data[-4:])[0]:
         raise ValueError("checksum mismatch")
     rows = buckets * inputs
-    if len(data) != at + n + 2 * (rows * hidden + 2 * hidden) + 4:
+    outputs, bias = (2, 4) if version == FORMAT_VERSION_VIEWS else (1, 0)
+    if len(data) != at + n + 2 * (rows * hidden + (1 + outputs) * hidden) + bias + 4:
         raise ValueError("the file's length does not match its header")
-    tables = np.frombuffer(data[at + n : -4], dtype="<i2").astype(int)
-    return {
+    tables = np.frombuffer(data[at + n : len(data) - 4 - bias], dtype="<i2").astype(int)
+    fields = {
         "version": version, "game": game, "INPUTS": inputs, "HIDDEN": hidden,
-        "BUCKETS": buckets, "SCALE": scale, "OUT_SCALE": out_scale,
+        "BUCKETS": buckets, "SCALE": scale, "OUT_SCALE": out_scale, "ROLE": role,
         "description": data[at : at + n].decode("utf-8"),
         "W1": tables[: rows * hidden].reshape(rows, hidden),
         "B1": tables[rows * hidden : rows * hidden + hidden],
-        "W2": tables[rows * hidden + hidden :],
+        "W2": tables[rows * hidden + hidden : rows * hidden + 2 * hidden],
     }
+    if version == FORMAT_VERSION_VIEWS:
+        fields["W2_THEM"] = tables[rows * hidden + 2 * hidden :]
+        (fields["B2"],) = struct.unpack_from("<i", data, len(data) - 8)
+    return fields
 
 
-def write_network(net: Net, out: Path, notes: list[str]) -> Path:
-    """The network as a network file (format 2 with buckets); `out` a directory names it
-    `xiangqi-<CRC-32>.nnue`. Returns the path written."""
+def write_network(net: Net, out: Path, notes: list[str], role: str = "correction") -> Path:
+    """The network as a network file (format 2 with buckets, format 3 for a `ViewsNet`);
+    `out` a directory names it `xiangqi-<CRC-32>.nnue`. Returns the path written."""
     _, full_b1, full_w2 = net.full()
     w1 = np.clip(np.round(net.merged_w1() * SCALE), -32767, 32767).astype(int)
     b1 = np.clip(np.round(full_b1 * SCALE), -32767, 32767).astype(int)
     w2 = np.round(full_w2 * OUT_SCALE).astype(int)
     hidden = len(b1)
+    views = None
+    output_bound = int(abs(w2).max()) * SCALE * hidden
+    if isinstance(net, ViewsNet):
+        w2_them = np.round(net.full_them() * OUT_SCALE).astype(int)
+        b2 = int(np.round(net.b2[0] * SCALE * OUT_SCALE))
+        views = {"w2_them": w2_them, "b2": b2, "role": role}
+        w2_max = max(int(abs(w2).max()), int(abs(w2_them).max()))
+        output_bound = 2 * w2_max * SCALE * hidden + abs(b2)
     # What the engine's loader checks: each hidden sum fits 16 bits whatever the placement
     # (the bias plus, at each point, the largest weight a piece has there), in every bucket;
     # the output weights fit 16 bits and the output sum 32.
     reach = np.abs(b1) + np.abs(w1).reshape(-1, PIECES, POINTS, hidden).max(1).sum(1)
     if reach.max() > 32767:
         raise SystemExit("train_xiangqi_net: the hidden sums could overflow 16 bits")
-    if int(abs(w2).max()) > 32767 or int(abs(w2).max()) * SCALE * hidden >= 2**31:
+    w2_all = w2 if views is None else np.concatenate([w2, views["w2_them"]])
+    if int(abs(w2_all).max()) > 32767 or output_bound >= 2**31:
         raise SystemExit("train_xiangqi_net: the output weights would overflow")
-    data = network_bytes(w1, b1, w2, "\n".join(notes))
+    data = network_bytes(w1, b1, w2, "\n".join(notes), views)
     path = out / f"xiangqi-{zlib.crc32(data[:-4]):08x}.nnue" if out.is_dir() else out
     path.write_bytes(data)
     return path
@@ -428,6 +558,17 @@ def main(argv: list[str] | None = None) -> int:
         "points; writes network file format 2) [1]",
     )
     ap.add_argument(
+        "--format", type=int, choices=(1, FORMAT_VERSION_VIEWS), default=1,
+        help="3: both views into the output, the side to move's first (network file format "
+        "3, with or without buckets; needs the dump's side to move); 1: the formats 1 and 2 "
+        "[1]",
+    )
+    ap.add_argument(
+        "--role", choices=tuple(ROLES), default="correction",
+        help="format 3: a correction added to the weighted terms, or the whole evaluation "
+        "(fitted without them) [correction]",
+    )
+    ap.add_argument(
         "--out", type=Path,
         default=root / "crates/chuhe-engine/nets",
         help="network file, or a directory to write xiangqi-<CRC-32>.nnue in "
@@ -440,6 +581,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--validation must be at least 2, --decay at least 0")
     if args.bucket_decay is not None and args.bucket_decay < 0:
         ap.error("--bucket-decay must be at least 0")
+    if args.role != "correction" and args.format != FORMAT_VERSION_VIEWS:
+        ap.error("--role evaluation needs --format 3")
     bucket_decay = args.decay if args.bucket_decay is None else args.bucket_decay
     if not 0.0 <= args.score_weight <= 1.0:
         ap.error("--score-weight must lie in 0..1")
@@ -453,6 +596,11 @@ def main(argv: list[str] | None = None) -> int:
     train = ~val
     if not val.any() or not train.any():
         print("train_xiangqi_net: need both training and validation games", file=sys.stderr)
+        return 1
+    views = args.format == FORMAT_VERSION_VIEWS
+    if views and not data["turn"].all():
+        print(f"train_xiangqi_net: {args.data}: format 3 needs the side to move, the sixth "
+              "field (dumps of `tune --dump-net` have it)", file=sys.stderr)
         return 1
     linear, result = data["linear"], data["result"]
 
@@ -472,6 +620,11 @@ def main(argv: list[str] | None = None) -> int:
         0.05, 10.0,
     )
 
+    if args.role == "evaluation":
+        # The network is the whole evaluation: nothing under it (K, the scale of centipawns
+        # to results, stays the linear evaluation's).
+        linear = np.zeros_like(linear)
+
     def mse(net_out: np.ndarray, rows: np.ndarray) -> float:
         return float(np.mean((sigmoid(k * (linear[rows] + net_out) / 400) - target[rows]) ** 2))
 
@@ -482,21 +635,34 @@ def main(argv: list[str] | None = None) -> int:
 
     # The network is exactly left/right symmetric, so mirror images would add nothing.
     red, black = features(data["board"])
-    tr_red, tr_black = red[train], black[train]
-    tr_linear, tr_target = linear[train], target[train]
     # With buckets, each view's features also as rows of the bucket table.
-    red_b = black_b = tr_red_b = tr_black_b = val_red_b = val_black_b = None
+    red_b = black_b = None
     if args.buckets > 1:
         red_bucket, black_bucket = general_buckets(data["board"])
         red_b, black_b = bucketed(red, red_bucket), bucketed(black, black_bucket)
+    # The views in the order the network takes them: Red's then Black's (formats 1 and 2), or
+    # the side to move's first (format 3, with the sign that turns its output to Red's side).
+    sign = None
+    if views:
+        to_move = data["turn"][:, None] > 0
+        red, black = np.where(to_move, red, black), np.where(to_move, black, red)
+        if args.buckets > 1:
+            red_b, black_b = np.where(to_move, red_b, black_b), np.where(to_move, black_b, red_b)
+        sign = data["turn"].astype(np.float64)
+    tr_red, tr_black = red[train], black[train]
+    tr_linear, tr_target = linear[train], target[train]
+    tr_red_b = tr_black_b = val_red_b = val_black_b = tr_sign = val_sign = None
+    if args.buckets > 1:
         tr_red_b, tr_black_b = red_b[train], black_b[train]
         val_red_b, val_black_b = red_b[val], black_b[val]
+    if views:
+        tr_sign, val_sign = sign[train], sign[val]
 
     rng = np.random.default_rng(args.seed)
-    net = Net(args.hidden, rng, args.buckets)
+    net = (ViewsNet if views else Net)(args.hidden, rng, args.buckets)
     moments = [(np.zeros_like(p), np.zeros_like(p)) for p in net.params()]
     # The output weights are in centipawns, the others near 1: their steps differ as much.
-    step_scale = [1.0, 1.0, 100.0, 1.0]
+    step_scale = [1.0, 1.0, 100.0] + [1.0] * (args.buckets > 1) + [100.0, 100.0] * views
     best = (base_val, None, 0)
     step = 0
     for epoch in range(1, args.epochs + 1):
@@ -505,9 +671,11 @@ def main(argv: list[str] | None = None) -> int:
             b = order[s : s + args.batch]
             if args.buckets > 1:
                 grads = net.gradients(tr_red[b], tr_black[b], tr_linear[b], tr_target[b], k,
-                                      tr_red_b[b], tr_black_b[b])
+                                      tr_red_b[b], tr_black_b[b],
+                                      None if tr_sign is None else tr_sign[b])
             else:
-                grads = net.gradients(tr_red[b], tr_black[b], tr_linear[b], tr_target[b], k)
+                grads = net.gradients(tr_red[b], tr_black[b], tr_linear[b], tr_target[b], k,
+                                      sign=None if tr_sign is None else tr_sign[b])
             net.decay_inputs(1 - args.lr * args.decay, 1 - args.lr * bucket_decay)
             step += 1
             for p, g, (m1, m2), scale in zip(net.params(), grads, moments, step_scale):
@@ -518,8 +686,8 @@ def main(argv: list[str] | None = None) -> int:
                 m_hat = m1 / (1 - 0.9**step)
                 v_hat = m2 / (1 - 0.999**step)
                 p -= args.lr * scale * m_hat / (np.sqrt(v_hat) + 1e-8)
-        out_val = net.correction(red[val], black[val], val_red_b, val_black_b)
-        out_train = net.correction(red[train], black[train], tr_red_b, tr_black_b)
+        out_val = net.correction(red[val], black[val], val_red_b, val_black_b, val_sign)
+        out_train = net.correction(red[train], black[train], tr_red_b, tr_black_b, tr_sign)
         e_val = mse(out_val, val)
         print(
             f"epoch {epoch}: MSE training {mse(out_train, train):.6f}, validation {e_val:.6f}, "
@@ -535,7 +703,12 @@ def main(argv: list[str] | None = None) -> int:
     net.set_params(best[1])
     # One bucket keeps the notes (and so the file) exactly as before buckets existed.
     units = f"{args.hidden} hidden units"
-    if args.buckets > 1:
+    if views:
+        units += (f" per view, both views into the output (format 3, {args.buckets} "
+                  f"bucket{'s' * (args.buckets > 1)}, the {args.role})")
+        if args.buckets > 1:
+            units += f", bucket decay {bucket_decay}"
+    elif args.buckets > 1:
         units += (f" in {args.buckets} general-placement buckets (format 2), bucket decay "
                   f"{bucket_decay}")
     notes = [
@@ -545,7 +718,7 @@ def main(argv: list[str] | None = None) -> int:
         f"seed {args.seed}",
         f"K = {k:.4f}; validation MSE {base_val:.6f} without the network, {best[0]:.6f} with it",
     ]
-    path = write_network(net, args.out, notes)
+    path = write_network(net, args.out, notes, args.role)
     print(f"epoch {best[2]} written to {path}")
     return 0
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.util
 import pathlib
+import struct
 import subprocess
 
 import numpy as np
@@ -446,8 +447,8 @@ def test_a_bucket_whose_sums_could_overflow_is_refused(tmp_path):
 def test_another_format_version_is_refused():
     data = bytearray((ROOT / "crates/chuhe-engine/nets").glob("xiangqi-*.nnue").__next__()
                      .read_bytes())
-    data[8:12] = (3).to_bytes(4, "little")
-    with pytest.raises(ValueError, match="format version 3"):
+    data[8:12] = (4).to_bytes(4, "little")
+    with pytest.raises(ValueError, match="format version 4"):
         trainer.read_network(bytes(data))
 
 
@@ -523,3 +524,184 @@ def test_the_engine_computes_what_the_trainer_wrote(tmp_path, chuhe_bin):
         assert new - old == to_move * expected, fen
         differences += expected != 0
     assert differences >= len(ENGINE_FENS) - 2
+
+
+# Format 3: both views into the output, the side to move's first.
+
+def integer_views_output(w: dict, board: list[int], red_to_move: bool) -> int:
+    """What eval/xiangqi_net/ computes for a format-3 file, in the same integer steps: the
+    side to move's clamped sums times W2 plus the other side's times W2_THEM plus B2, divided
+    by SCALE × OUT_SCALE (truncated), from Red's point of view."""
+    red = w["B1"].copy()
+    black = w["B1"].copy()
+    red_row = black_row = 0
+    if w["BUCKETS"] == 9:
+        red_bucket, black_bucket = view_buckets(board)
+        red_row, black_row = red_bucket * 1260, black_bucket * 1260
+    for point, code in enumerate(board):
+        if code:
+            piece = code - 1
+            swapped = piece - 7 if piece >= 7 else piece + 7
+            red = red + w["W1"][red_row + piece * 90 + point]
+            black = black + w["W1"][black_row + swapped * 90 + flip_rank(point)]
+    s = w["SCALE"]
+    us, them = (red, black) if red_to_move else (black, red)
+    total = int((np.clip(us, 0, s) * w["W2"]).sum() + (np.clip(them, 0, s) * w["W2_THEM"]).sum())
+    v = int((total + w["B2"]) / (s * w["OUT_SCALE"]))
+    return v if red_to_move else -v
+
+
+def tempo_dump(path: pathlib.Path, games: int = 300, seed: int = 5) -> None:
+    """Positions whose value is the side to move's: 120 cp for whoever moves, and a Red
+    cannon on e3 worth 150 (the reference score says so; the linear evaluation is 0). A
+    network without the side to move cannot learn the first part."""
+    rng = np.random.default_rng(seed)
+    lines = []
+    for game in range(games):
+        board = list(START)
+        score = 0
+        if rng.random() < 0.5:
+            board[19], board[22] = 0, 6
+            score += 150
+        for turn in ("w", "b"):
+            value = score + (120 if turn == "w" else -120)
+            result = 1.0 if value > 0 else 0.0 if value < 0 else 0.5
+            lines.append(f"{game}\t{result}\t{value}\t0\t{','.join(map(str, board))}\t{turn}")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def views_of(boards: np.ndarray, turns: np.ndarray, buckets: int):
+    """The side to move's features and the other side's (and bucket rows), and the sign."""
+    red, black = trainer.features(boards)
+    to_move = turns[:, None] > 0
+    first, second = np.where(to_move, red, black), np.where(to_move, black, red)
+    if buckets == 1:
+        return first, second, None, None, turns.astype(np.float64)
+    red_bucket, black_bucket = trainer.general_buckets(boards)
+    red_b, black_b = trainer.bucketed(red, red_bucket), trainer.bucketed(black, black_bucket)
+    return (first, second, np.where(to_move, red_b, black_b), np.where(to_move, black_b, red_b),
+            turns.astype(np.float64))
+
+
+def test_format_3_gradients_are_the_loss_s_slope():
+    rng = np.random.default_rng(12)
+    net = trainer.ViewsNet(4, rng, buckets=9)
+    net.wb[: trainer.BUCKET_PAD] = rng.normal(0, 0.05, net.wb[: trainer.BUCKET_PAD].shape)
+    net.b2[0] = 7.0
+    net.set_params([p.astype(np.float64) for p in net.params()])
+    boards = np.array(shuffled_palace_boards(6, seed=4), dtype=np.int16)
+    turns = np.array([1, -1, -1, 1, -1, 1])
+    first, second, first_b, second_b, sign = views_of(boards, turns, 9)
+    linear = rng.normal(0, 100, len(boards))
+    target = rng.random(len(boards))
+    k = 1.1
+
+    def loss() -> float:
+        out = net.correction(first, second, first_b, second_b, sign)
+        return float(np.mean((trainer.sigmoid(k * (linear + out) / 400) - target) ** 2))
+
+    grads = net.gradients(first, second, linear, target, k, first_b, second_b, sign)
+    params = net.params()
+    assert len(grads) == len(params) == 6
+    # Entries of every table: the shared input table, the biases, both output weights, the
+    # bucket table and the output bias.
+    probes = [(0, (first[0, 0], 1)), (0, (trainer.MIRROR_INPUT[second[3, 2]], 0)),
+              (1, (1,)), (2, (0,)), (3, (first_b[4, 1], 1)), (4, (1,)), (5, (0,))]
+    for which, at in probes:
+        eps = 1e-6
+        params[which][at] += eps
+        up = loss()
+        params[which][at] -= 2 * eps
+        down = loss()
+        params[which][at] += eps
+        assert grads[which][at] == pytest.approx((up - down) / (2 * eps), rel=1e-4,
+                                                 abs=1e-12), (which, at)
+
+
+def test_format_3_learns_whose_turn_it_is_and_formats_1_cannot(tmp_path):
+    dump = tmp_path / "dump.txt"
+    tempo_dump(dump)
+    views, flat = tmp_path / "views.nnue", tmp_path / "flat.nnue"
+    assert trainer.main([str(dump), "--format", "3", "--epochs", "30", "--hidden", "8",
+                         "--lr", "0.01", "--validation", "5", "--out", str(views)]) == 0
+    assert trainer.main([str(dump), "--epochs", "30", "--hidden", "8", "--lr", "0.01",
+                         "--validation", "5", "--out", str(flat)]) == 0
+    w = read_weights(views)
+    assert (w["version"], w["ROLE"], w["BUCKETS"], w["HIDDEN"]) == (3, "correction", 1, 8)
+    assert "format 3" in w["description"]
+
+    def error(description: str) -> float:
+        # "... validation MSE <without> without the network, <with> with it"
+        return float(description.split("validation MSE ")[1].split()[4])
+
+    # The flat network cannot tell whose turn it is; the two views can.
+    assert error(w["description"]) < 0.7 * error(read_weights(flat)["description"])
+    board = list(START)
+    board[19], board[22] = 0, 6
+    red_moves, black_moves = (integer_views_output(w, board, t) for t in (True, False))
+    # 150 for the cannon plus 120 for Red's move, 150 − 120 when Black moves (Red's view):
+    # 240 apart when learnt whole; a network blind to the turn gives the same for both.
+    assert red_moves - black_moves > 100, (red_moves, black_moves)
+
+
+def test_format_3_needs_the_side_to_move(tmp_path, capsys):
+    dump = tmp_path / "dump.txt"
+    synthetic_dump(dump)  # five fields: no side to move
+    assert trainer.main([str(dump), "--format", "3", "--out", str(tmp_path)]) == 1
+    assert "side to move" in capsys.readouterr().err
+    bad = tmp_path / "bad.txt"
+    bad.write_text("1\t1\t0\t0\t" + ",".join(map(str, START)) + "\tx\n", encoding="utf-8")
+    assert trainer.main([str(bad), "--format", "3", "--out", str(tmp_path)]) == 1
+    assert "bad.txt:1" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        trainer.main([str(dump), "--role", "evaluation", "--out", str(tmp_path)])
+
+
+def test_a_v3_file_round_trips_with_its_header_as_specified(tmp_path):
+    rng = np.random.default_rng(9)
+    net = trainer.ViewsNet(16, rng, buckets=9)
+    net.wb[: trainer.BUCKET_PAD] = rng.normal(0, 0.05, net.wb[: trainer.BUCKET_PAD].shape)
+    net.b2[0] = -33.0
+    path = trainer.write_network(net, tmp_path / "net.nnue", ["v3"], "evaluation")
+    data = path.read_bytes()
+    header = struct.unpack_from("<9I", data, 8)
+    assert header[:6] == (3, 1, 1260, 16, 9, 1)  # version, game, inputs, units, buckets, role
+    w = read_weights(path)
+    assert w["B2"] == -33 * 512 * 16 and len(w["W2_THEM"]) == 16
+    assert len(data) == 44 + 2 + 2 * (9 * 1260 * 16 + 3 * 16) + 4 + 4
+    assert trainer.network_bytes(w["W1"], w["B1"], w["W2"], "v3", {
+        "w2_them": w["W2_THEM"], "b2": w["B2"], "role": "evaluation"}) == data
+    # The integer tables compute what the float network computes.
+    boards = shuffled_palace_boards(30, seed=2)
+    turns = np.array([1 if i % 3 else -1 for i in range(len(boards))])
+    first, second, first_b, second_b, sign = views_of(np.array(boards, dtype=np.int16), turns, 9)
+    floats = net.correction(first, second, first_b, second_b, sign)
+    integers = np.array([integer_views_output(w, b, t > 0) for b, t in zip(boards, turns)])
+    assert np.abs(floats).max() > 20
+    assert np.abs(floats - integers).max() < 3, np.abs(floats - integers).max()
+
+
+def test_the_engine_evaluates_with_a_format_3_network_as_the_trainer_computes(
+        tmp_path, chuhe_bin):
+    """Across the languages: a format-3 network that is the whole evaluation, with buckets;
+    the engine's static evaluation (side to move's view) is exactly the trainer's integer
+    computation."""
+    dump = tmp_path / "dump.txt"
+    palace_dump(dump)
+    lines = dump.read_text(encoding="utf-8").splitlines()
+    dump.write_text("".join(f"{line}\t{'wb'[i % 2]}\n" for i, line in enumerate(lines)),
+                    encoding="utf-8")
+    out = tmp_path / "net.nnue"
+    assert trainer.main([str(dump), "--format", "3", "--role", "evaluation", "--epochs", "12",
+                         "--hidden", "32", "--buckets", "9", "--lr", "0.01",
+                         "--out", str(out)]) == 0
+    w = read_weights(out)
+    assert (w["version"], w["ROLE"], w["BUCKETS"]) == (3, "evaluation", 9)
+    evaluations = engine_evaluations(chuhe_bin, str(out), ENGINE_FENS)
+    nonzero = 0
+    for fen, value in zip(ENGINE_FENS, evaluations):
+        red_to_move = fen.split()[1] == "w"
+        expected = integer_views_output(w, board_of_fen(fen), red_to_move)
+        assert value == (expected if red_to_move else -expected), fen
+        nonzero += expected != 0
+    assert nonzero >= len(ENGINE_FENS) - 2

@@ -1,9 +1,10 @@
 //! The Xiangqi network's inner loops alone, per kernel: nanoseconds per move update of the
 //! hidden sums plus one output, over positions of a fixed random walk with captures.
 //!
-//!     cargo run --release -p chuhe-engine --example net_speed
+//!     cargo run --release -p chuhe-engine --example net_speed [NETWORK_FILE]
 //!
-//! Prints one line per kernel (`scalar`, and `avx2` where the CPU has it), best of 5 rounds.
+//! Prints one line per kernel (`scalar`, and `avx2` where the CPU has it), best of 5 rounds,
+//! for the embedded network or the network file given.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -39,7 +40,17 @@ fn walk() -> Vec<(Position, Move)> {
 
 fn main() {
     let walk = walk();
-    let fast = XiangqiNet::embedded();
+    let fast = match std::env::args_os().nth(1) {
+        Some(path) => match XiangqiNet::load(std::path::Path::new(&path)) {
+            Ok(net) => std::sync::Arc::new(net),
+            Err(e) => {
+                eprintln!("net_speed: {e}");
+                std::process::exit(2);
+            }
+        },
+        None => XiangqiNet::embedded(),
+    };
+    println!("{fast:?}");
     let scalar = (*fast).clone().with_scalar_kernel();
     let mut nets = vec![&scalar];
     if fast.kernel() != scalar.kernel() {
@@ -59,7 +70,7 @@ fn main() {
             for _ in 0..repeats {
                 for ((pos, m), state) in walk.iter().zip(&states) {
                     black_box(state).after(net, pos, *m, &mut out);
-                    sum += i64::from(black_box(&out).correction(net));
+                    sum += i64::from(black_box(&out).output(net, pos.turn()));
                 }
             }
             let ns = start.elapsed().as_nanos() as f64 / (repeats * walk.len()) as f64;

@@ -49,6 +49,9 @@ usage: tune --game xiangqi|xiongqi [options]
   --against-compiled    the match opponent is the compiled table, not the hand-set one
   --dump-net PATH       (xiangqi) write the data's quiet positions for the network's trainer
                         (scripts/train_xiangqi_net.py) to PATH and stop
+  --eval-file PATH      (with --dump-net) the network file under which the capture search
+                        picks each quiet position, which depends on the evaluation
+                        [the embedded network]
 ";
 
 struct Args {
@@ -74,6 +77,7 @@ struct Args {
     match_nodes: Option<u64>,
     against_compiled: bool,
     dump_net: Option<PathBuf>,
+    eval_file: Option<PathBuf>,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -100,6 +104,7 @@ fn parse_args() -> Result<Args, String> {
         match_nodes: None,
         against_compiled: false,
         dump_net: None,
+        eval_file: None,
     };
     let mut game = None;
     let mut it = std::env::args().skip(1);
@@ -137,6 +142,7 @@ fn parse_args() -> Result<Args, String> {
             "--from-initial" => a.from_initial = true,
             "--no-write" => a.write = false,
             "--dump-net" => a.dump_net = Some(PathBuf::from(value()?)),
+            "--eval-file" => a.eval_file = Some(PathBuf::from(value()?)),
             "--match" => a.pairs = num(&flag, value()?)?,
             "--match-nodes" => a.match_nodes = Some(num(&flag, value()?)?),
             "--against-compiled" => a.against_compiled = true,
@@ -171,6 +177,9 @@ fn main() -> ExitCode {
         }
     };
     let result = match args.game {
+        _ if args.eval_file.is_some() && args.dump_net.is_none() => {
+            Err("--eval-file goes with --dump-net".to_string())
+        }
         GameKind::Rules(handle) => run_rules(&args, handle),
         _ if args.dump_net.is_some() => dump_net(&args),
         GameKind::Xiongqi => run::<xiongqi::Position>(&args, ()),
@@ -188,13 +197,20 @@ fn main() -> ExitCode {
 /// `--dump-net`: the quiet leaf of every usable line of the Xiangqi data file, one per line
 /// for `scripts/train_xiangqi_net.py`: the game's number, its result, the reference score
 /// (`-` when the line has none), the evaluation without the network (first player's view),
-/// and the 90 points a1, b1, … i10 as `0` (empty) or 1 + the piece's index (side × 7 + role).
+/// the 90 points a1, b1, … i10 as `0` (empty) or 1 + the piece's index (side × 7 + role),
+/// and the side to move (`w` or `b`).
 fn dump_net(args: &Args) -> Result<(), String> {
     if args.game == GameKind::Xiongqi {
         return Err("--dump-net: the network is Xiangqi's (--game xiangqi)".to_string());
     }
     let (Some(data), Some(out)) = (&args.data, &args.dump_net) else {
         return Err("--dump-net needs --data (the labelled positions)".to_string());
+    };
+    let net = match &args.eval_file {
+        Some(path) => std::sync::Arc::new(
+            chuhe_engine::eval::xiangqi_net::XiangqiNet::load(path).map_err(|e| e.to_string())?,
+        ),
+        None => chuhe_engine::eval::xiangqi_net::XiangqiNet::embedded(),
     };
     let input = File::open(data).map_err(|e| format!("{}: {e}", data.display()))?;
     let file = File::create(out).map_err(|e| format!("{}: {e}", out.display()))?;
@@ -203,7 +219,8 @@ fn dump_net(args: &Args) -> Result<(), String> {
     let write_err = |e: std::io::Error| format!("{}: {e}", out.display());
     for line in BufReader::new(input).lines() {
         let line = line.map_err(|e| format!("{}: {e}", data.display()))?;
-        let Some(s) = QuietSample::<xiangqi::Position>::parse(&line, xiangqi::RuleSet::Standard)
+        let Some(s) =
+            QuietSample::<xiangqi::Position>::parse_under(&line, xiangqi::RuleSet::Standard, &net)
         else {
             skipped += 1;
             continue;
@@ -213,9 +230,14 @@ fn dump_net(args: &Args) -> Result<(), String> {
             .map(|sq| s.leaf.piece_at(sq).map_or(0, |p| p.index() + 1).to_string())
             .collect();
         let reference = s.reference.map_or("-".to_string(), |r| r.to_string());
+        let turn = if s.leaf.turn() == chuhe::Side::First {
+            'w'
+        } else {
+            'b'
+        };
         writeln!(
             w,
-            "{}\t{}\t{reference}\t{linear}\t{}",
+            "{}\t{}\t{reference}\t{linear}\t{}\t{turn}",
             s.game,
             s.result,
             points.join(",")

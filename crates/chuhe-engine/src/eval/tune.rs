@@ -27,7 +27,7 @@ use std::time::Instant;
 use chuhe::{GameKind, Side};
 
 use super::{Block, Evaluation, FeatureVector, Weight};
-use crate::{Engine, Limits, Score, SearchGame};
+use crate::{Engine, Limits, Networks, Score, SearchGame};
 
 /// A small deterministic random generator (SplitMix64).
 #[derive(Clone, Debug)]
@@ -358,8 +358,16 @@ pub struct Dataset {
 }
 
 /// The leaf of a capture search (fail-hard alpha-beta over the legal captures, stand pat on
-/// the evaluation): the position whose evaluation the search's score comes from.
-fn quiet_leaf<P: SearchGame>(pos: &P, alpha: i32, beta: i32, depth: u32, leaf: &mut P) -> i32 {
+/// the evaluation under `net`): the position whose evaluation the search's score comes from.
+/// Which leaf that is depends on the evaluation, the network's term included.
+fn quiet_leaf<P: SearchGame>(
+    pos: &P,
+    net: &P::Network,
+    alpha: i32,
+    beta: i32,
+    depth: u32,
+    leaf: &mut P,
+) -> i32 {
     if pos.terminal_capturable() {
         return 30_000;
     }
@@ -370,7 +378,7 @@ fn quiet_leaf<P: SearchGame>(pos: &P, alpha: i32, beta: i32, depth: u32, leaf: &
             crate::NodeOutcome::Draw => 0,
         };
     }
-    let stand = pos.evaluate();
+    let stand = pos.evaluate_with_state(net, &pos.eval_state(net));
     *leaf = pos.clone();
     if stand >= beta || depth == 0 {
         return stand;
@@ -394,7 +402,7 @@ fn quiet_leaf<P: SearchGame>(pos: &P, alpha: i32, beta: i32, depth: u32, leaf: &
         let mut child = pos.clone();
         child.play_unchecked(m);
         let mut child_leaf = child.clone();
-        let v = -quiet_leaf(&child, -beta, -alpha, depth - 1, &mut child_leaf);
+        let v = -quiet_leaf(&child, net, -beta, -alpha, depth - 1, &mut child_leaf);
         if v > alpha {
             alpha = v;
             *leaf = child_leaf;
@@ -428,6 +436,13 @@ impl<P: SearchGame> QuietSample<P> {
     /// unreadable, the side to move in check, or a capture search that ends in check or
     /// decides the game.
     pub fn parse(line: &str, config: P::Config) -> Option<QuietSample<P>> {
+        QuietSample::parse_under(line, config, P::network(&Networks::default()))
+    }
+
+    /// [`QuietSample::parse`] with the capture search evaluating under `net` instead of the
+    /// embedded network: the quiet positions a network was trained on were picked by the
+    /// evaluation of its time (`tune --dump-net --eval-file`).
+    pub fn parse_under(line: &str, config: P::Config, net: &P::Network) -> Option<QuietSample<P>> {
         let mut fields = line.splitn(4, '\t');
         let game = fields.next()?.parse::<u64>().ok()?;
         let result = fields.next()?.parse::<f64>().ok()?;
@@ -441,7 +456,7 @@ impl<P: SearchGame> QuietSample<P> {
             return None;
         }
         let mut leaf = pos.clone();
-        let v = quiet_leaf(&pos, -30_000, 30_000, 12, &mut leaf);
+        let v = quiet_leaf(&pos, net, -30_000, 30_000, 12, &mut leaf);
         if v.abs() >= 20_000 || leaf.is_check() {
             return None;
         }

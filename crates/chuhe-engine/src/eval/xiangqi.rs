@@ -118,11 +118,13 @@ static PACKED: [i64; PARAMS] = pack_table(&WEIGHTS);
 /// The run-time replacement of the weights, for experiments.
 static OVERRIDE: WeightsOverride = WeightsOverride::new();
 
-/// The evaluation from the side to move's point of view, in centipawns: the weighted terms
-/// plus the embedded network's correction ([`super::xiangqi_net`]).
+/// The evaluation from the side to move's point of view, in centipawns, under the embedded
+/// network ([`super::xiangqi_net`]): the weighted terms plus its correction, or its output
+/// alone for a network that is the whole evaluation.
 #[inline]
 pub fn evaluate(pos: &Position) -> i32 {
-    evaluate_corrected(pos, super::xiangqi_net::correction(pos))
+    let net = super::xiangqi_net::XiangqiNet::embedded();
+    with_network(pos, &net, net.correction(pos))
 }
 
 /// [`evaluate`] under `net` with its hidden sums kept up to date by the search: the same
@@ -134,7 +136,23 @@ pub fn evaluate_with_accumulator(
     net: &super::xiangqi_net::XiangqiNet,
     acc: &super::xiangqi_net::Accumulator,
 ) -> i32 {
-    evaluate_corrected(pos, acc.correction(net))
+    with_network(pos, net, acc.output(net, pos.turn()))
+}
+
+/// The evaluation from the side to move's point of view given `net`'s `output` for `pos`
+/// (first player's view): added to the weighted terms, or the whole evaluation.
+#[inline(always)]
+fn with_network(pos: &Position, net: &super::xiangqi_net::XiangqiNet, output: i32) -> i32 {
+    match net.role() {
+        super::xiangqi_net::NetworkRole::Correction => evaluate_corrected(pos, output),
+        super::xiangqi_net::NetworkRole::Evaluation => {
+            if pos.turn() == Side::First {
+                output
+            } else {
+                -output
+            }
+        }
+    }
 }
 
 /// The weighted terms (compiled or overridden) plus `correction`, from the side to move's

@@ -1,10 +1,11 @@
 //! The network's inner loops, twice: portable scalar code, and AVX2 on x86-64 when the CPU
 //! has it (chosen at run time, [`Kernel::detect`]). Both compute exactly the same integers:
 //! the hidden sums wrap in 16 bits in both (the loader proves they never need to), and the
-//! output is an exact 32-bit sum in both, in whatever order.
+//! output is a 32-bit sum that wraps in both, in whatever order (the loader proves the
+//! whole sum fits, so the wrapped sum is the exact one).
 #![allow(unsafe_code)]
 
-use super::{Row, HIDDEN};
+use super::Lanes;
 
 /// Which code runs the inner loops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,9 +37,18 @@ impl Kernel {
         }
     }
 
-    /// `out = parent − removed[0] − removed[1]… + added`, lane by lane (wrapping).
+    /// `out = parent − removed[0] − removed[1]… + added`, lane by lane (wrapping). Every
+    /// slice has the same length.
     #[inline(always)]
-    pub(super) fn update(self, parent: &Row, out: &mut Row, removed: &[&Row], added: &Row) {
+    pub(super) fn update(
+        self,
+        parent: &[Lanes],
+        out: &mut [Lanes],
+        removed: &[&[Lanes]],
+        added: &[Lanes],
+    ) {
+        debug_assert!(out.len() == parent.len() && added.len() == parent.len());
+        debug_assert!(removed.iter().all(|r| r.len() == parent.len()));
         match self {
             Kernel::Scalar => scalar::update(parent, out, removed, added),
             #[cfg(target_arch = "x86_64")]
@@ -47,39 +57,52 @@ impl Kernel {
         }
     }
 
-    /// `Σ (clamp(red, 0, scale) − clamp(black, 0, scale)) × w2` over the hidden units.
+    /// `Σ clamp(a, 0, scale) × wa + Σ clamp(b, 0, scale) × wb` over the hidden units
+    /// (wrapping in 32 bits). Every slice has the same length.
     #[inline(always)]
-    pub(super) fn output(self, red: &Row, black: &Row, w2: &Row, scale: i16) -> i32 {
+    pub(super) fn output(
+        self,
+        a: &[Lanes],
+        b: &[Lanes],
+        wa: &[Lanes],
+        wb: &[Lanes],
+        scale: i16,
+    ) -> i32 {
+        debug_assert!(b.len() == a.len() && wa.len() == a.len() && wb.len() == a.len());
         match self {
-            Kernel::Scalar => scalar::output(red, black, w2, scale),
+            Kernel::Scalar => scalar::output(a, b, wa, wb, scale),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as in `update`.
-            Kernel::Avx2 => unsafe { avx2::output(red, black, w2, scale) },
+            Kernel::Avx2 => unsafe { avx2::output(a, b, wa, wb, scale) },
         }
     }
 }
 
 mod scalar {
-    use super::{Row, HIDDEN};
+    use super::Lanes;
 
     #[inline(always)]
-    pub fn update(parent: &Row, out: &mut Row, removed: &[&Row], added: &Row) {
-        for h in 0..HIDDEN {
-            let mut v = parent.0[h];
-            for r in removed {
-                v = v.wrapping_sub(r.0[h]);
+    pub fn update(parent: &[Lanes], out: &mut [Lanes], removed: &[&[Lanes]], added: &[Lanes]) {
+        for (i, (o, (p, a))) in out.iter_mut().zip(parent.iter().zip(added)).enumerate() {
+            for h in 0..p.0.len() {
+                let mut v = p.0[h];
+                for r in removed {
+                    v = v.wrapping_sub(r[i].0[h]);
+                }
+                o.0[h] = v.wrapping_add(a.0[h]);
             }
-            out.0[h] = v.wrapping_add(added.0[h]);
         }
     }
 
     #[inline(always)]
-    pub fn output(red: &Row, black: &Row, w2: &Row, scale: i16) -> i32 {
+    pub fn output(a: &[Lanes], b: &[Lanes], wa: &[Lanes], wb: &[Lanes], scale: i16) -> i32 {
         let mut sum = 0i32;
-        for h in 0..HIDDEN {
-            let r = red.0[h].clamp(0, scale);
-            let b = black.0[h].clamp(0, scale);
-            sum += i32::from(r - b) * i32::from(w2.0[h]);
+        for i in 0..a.len() {
+            for h in 0..a[i].0.len() {
+                let x = i32::from(a[i].0[h].clamp(0, scale)) * i32::from(wa[i].0[h]);
+                let y = i32::from(b[i].0[h].clamp(0, scale)) * i32::from(wb[i].0[h]);
+                sum = sum.wrapping_add(x).wrapping_add(y);
+            }
         }
         sum
     }
@@ -94,33 +117,33 @@ mod avx2 {
         _mm256_sub_epi16, _mm_add_epi32, _mm_cvtsi128_si32, _mm_shuffle_epi32,
     };
 
-    use super::{Row, HIDDEN};
+    use super::Lanes;
 
-    /// 16 lanes of 16 bits in a 256-bit register.
-    const CHUNKS: usize = HIDDEN / 16;
-
-    /// The `i`-th 256-bit chunk of a row (rows are 32-byte aligned, `HIDDEN` a multiple of
-    /// 16).
+    /// A chunk of 16 lanes as a 256-bit register.
     #[inline(always)]
-    unsafe fn load(row: &Row, i: usize) -> __m256i {
-        debug_assert!(i < CHUNKS);
-        // SAFETY: `Row` is `repr(C, align(32))` and holds CHUNKS whole chunks.
-        unsafe { _mm256_load_si256(row.0.as_ptr().cast::<__m256i>().add(i)) }
+    unsafe fn load(chunk: &Lanes) -> __m256i {
+        // SAFETY: `Lanes` is `repr(C, align(32))` and 32 bytes long.
+        unsafe { _mm256_load_si256(chunk.0.as_ptr().cast::<__m256i>()) }
     }
 
     /// # Safety
     /// The CPU must have AVX2.
     #[target_feature(enable = "avx2")]
-    pub unsafe fn update(parent: &Row, out: &mut Row, removed: &[&Row], added: &Row) {
-        for i in 0..CHUNKS {
-            // SAFETY: aligned in-bounds loads and store (see `load`).
+    pub unsafe fn update(
+        parent: &[Lanes],
+        out: &mut [Lanes],
+        removed: &[&[Lanes]],
+        added: &[Lanes],
+    ) {
+        for (i, (o, (p, a))) in out.iter_mut().zip(parent.iter().zip(added)).enumerate() {
+            // SAFETY: aligned loads and store of whole chunks (see `load`).
             unsafe {
-                let mut v = load(parent, i);
+                let mut v = load(p);
                 for r in removed {
-                    v = _mm256_sub_epi16(v, load(r, i));
+                    v = _mm256_sub_epi16(v, load(&r[i]));
                 }
-                v = _mm256_add_epi16(v, load(added, i));
-                _mm256_store_si256(out.0.as_mut_ptr().cast::<__m256i>().add(i), v);
+                v = _mm256_add_epi16(v, load(a));
+                _mm256_store_si256(o.0.as_mut_ptr().cast::<__m256i>(), v);
             }
         }
     }
@@ -128,17 +151,19 @@ mod avx2 {
     /// # Safety
     /// The CPU must have AVX2.
     #[target_feature(enable = "avx2")]
-    pub unsafe fn output(red: &Row, black: &Row, w2: &Row, scale: i16) -> i32 {
+    pub unsafe fn output(a: &[Lanes], b: &[Lanes], wa: &[Lanes], wb: &[Lanes], scale: i16) -> i32 {
         let zero = _mm256_setzero_si256();
         let top = _mm256_set1_epi16(scale);
         let mut sum = zero;
-        for i in 0..CHUNKS {
-            // SAFETY: aligned in-bounds loads (see `load`).
-            let (r, b, w) = unsafe { (load(red, i), load(black, i), load(w2, i)) };
-            let r = _mm256_min_epi16(_mm256_max_epi16(r, zero), top);
-            let b = _mm256_min_epi16(_mm256_max_epi16(b, zero), top);
-            // Pairs of 16-bit products summed into 32-bit lanes: exact (|r − b| ≤ scale).
-            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_sub_epi16(r, b), w));
+        for i in 0..a.len() {
+            // SAFETY: aligned loads of whole chunks (see `load`).
+            let (x, y, u, v) = unsafe { (load(&a[i]), load(&b[i]), load(&wa[i]), load(&wb[i])) };
+            let x = _mm256_min_epi16(_mm256_max_epi16(x, zero), top);
+            let y = _mm256_min_epi16(_mm256_max_epi16(y, zero), top);
+            // Pairs of 16-bit products summed into 32-bit lanes: each pair is at most
+            // 2 × 32767 × 32768 < 2³¹, so exact.
+            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(x, u));
+            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(y, v));
         }
         let half = _mm_add_epi32(
             _mm256_castsi256_si128(sum),
