@@ -344,19 +344,25 @@ fn seen_from_black(piece: usize, sq: Square) -> (usize, usize) {
 impl Accumulator {
     /// The sums of `pos` under `net`, from scratch.
     pub fn new(net: &XiangqiNet, pos: &Position) -> Accumulator {
-        let mut sums = net.b1.clone();
-        sums.extend_from_slice(&net.b1);
-        let mut acc = Accumulator { sums };
+        let mut acc = Accumulator { sums: Vec::new() };
+        acc.compute(net, pos);
+        acc
+    }
+
+    /// Makes these the sums of `pos` under `net`, from scratch, in the same memory.
+    fn compute(&mut self, net: &XiangqiNet, pos: &Position) {
+        self.sums.clear();
+        self.sums.extend_from_slice(&net.b1);
+        self.sums.extend_from_slice(&net.b1);
         let (red_bucket, black_bucket) = net.buckets_of(pos);
+        let (red, black) = self.views_mut();
         for sq in squares(pos.occupied()) {
             if let Some(piece) = pos.piece_at(sq) {
                 let (bp, bsq) = seen_from_black(piece.index(), sq);
-                let (red, black) = acc.views_mut();
                 add(red, net.input(red_bucket, piece.index(), sq.index()));
                 add(black, net.input(black_bucket, bp, bsq));
             }
         }
-        acc
     }
 
     /// Red's sums and Black's.
@@ -388,7 +394,7 @@ impl Accumulator {
         {
             let mut child = pos.clone();
             child.play_unchecked(m);
-            *out = Accumulator::new(net, &child);
+            out.compute(net, &child);
             return;
         }
         let (rb, bb) = net.buckets_of(pos);
