@@ -283,8 +283,9 @@ class Net:
         return pre, np.clip(pre, 0.0, 1.0)
 
     def correction(self, red, black, red_b=None, black_b=None, sign=None) -> np.ndarray:
-        """N for each board, from each view's features (and bucket-table rows); `sign` is
-        for `ViewsNet` (N here does not depend on the side to move)."""
+        """N for each board (Red's point of view), from each view's features (and
+        bucket-table rows), in parts of 20,000 boards; `sign` is for `ViewsNet` (N here does
+        not depend on the side to move)."""
         w1, b1, w2 = self.full()
         wb = None if self.wb is None else self.full_buckets()
         out = []
@@ -294,8 +295,12 @@ class Net:
             bb = None if wb is None else black_b[part]
             _, a = self.hidden(w1, b1, red[part], wb, rb)
             _, c = self.hidden(w1, b1, black[part], wb, bb)
-            out.append((a - c) @ w2)
+            out.append(self.output(a, c, w2, None if sign is None else sign[part]))
         return np.concatenate(out)
+
+    def output(self, a, c, w2, sign) -> np.ndarray:
+        """N from the two views' activations: h(red) − h(black)."""
+        return (a - c) @ w2
 
     def gradients(self, red, black, linear, target, k, red_b=None, black_b=None, sign=None):
         """The loss's gradients on one batch (mean squared error of the expected result),
@@ -376,20 +381,10 @@ class ViewsNet(Net):
     def full_them(self) -> np.ndarray:
         return np.concatenate([self.w2_them, self.w2_them])
 
-    def correction(self, first, second, first_b=None, second_b=None, sign=None) -> np.ndarray:
-        """N for each board from Red's point of view."""
-        w1, b1, w2 = self.full()
-        w2_them = self.full_them()
-        wb = None if self.wb is None else self.full_buckets()
-        out = []
-        for s in range(0, len(first), 20000):
-            part = slice(s, s + 20000)
-            fb = None if wb is None else first_b[part]
-            sb = None if wb is None else second_b[part]
-            _, a = self.hidden(w1, b1, first[part], wb, fb)
-            _, c = self.hidden(w1, b1, second[part], wb, sb)
-            out.append(sign[part] * (a @ w2 + c @ w2_them + self.b2[0]))
-        return np.concatenate(out)
+    def output(self, a, c, w2, sign) -> np.ndarray:
+        """N from Red's point of view, from the side to move's activations `a` and the other
+        side's `c` (`correction` takes the views in that order)."""
+        return sign * (a @ w2 + c @ self.full_them() + self.b2[0])
 
     def gradients(self, first, second, linear, target, k, first_b=None, second_b=None,
                   sign=None):

@@ -80,9 +80,10 @@ def view_buckets(board: list[int]) -> tuple[int, int]:
     return red, black
 
 
-def integer_correction(w: dict[str, np.ndarray], board: list[int]) -> int:
-    """What eval/xiangqi_net/ computes, in the same integer steps (format 1, or format 2's
-    rows bucket × 1260 + piece × 90 + point, each view in its own general's bucket)."""
+def integer_sums(w: dict[str, np.ndarray], board: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """Red's view's hidden sums and Black's, as eval/xiangqi_net/ adds them (rows
+    bucket × 1260 + piece × 90 + point, each view in its own general's bucket; bucket 0
+    without buckets)."""
     red = w["B1"].copy()
     black = w["B1"].copy()
     red_row = black_row = 0
@@ -97,6 +98,12 @@ def integer_correction(w: dict[str, np.ndarray], board: list[int]) -> int:
             swapped = piece - 7 if piece >= 7 else piece + 7
             red = red + w["W1"][red_row + piece * 90 + point]
             black = black + w["W1"][black_row + swapped * 90 + flip_rank(point)]
+    return red, black
+
+
+def integer_correction(w: dict[str, np.ndarray], board: list[int]) -> int:
+    """What eval/xiangqi_net/ computes for a format-1 or -2 file, in the same integer steps."""
+    red, black = integer_sums(w, board)
     s = w["SCALE"]
     total = int(((np.clip(red, 0, s) - np.clip(black, 0, s)) * w["W2"]).sum())
     return int(total / (s * w["OUT_SCALE"]))  # truncation toward zero, as Rust's `/`
@@ -532,18 +539,7 @@ def integer_views_output(w: dict, board: list[int], red_to_move: bool) -> int:
     """What eval/xiangqi_net/ computes for a format-3 file, in the same integer steps: the
     side to move's clamped sums times W2 plus the other side's times W2_THEM plus B2, divided
     by SCALE × OUT_SCALE (truncated), from Red's point of view."""
-    red = w["B1"].copy()
-    black = w["B1"].copy()
-    red_row = black_row = 0
-    if w["BUCKETS"] == 9:
-        red_bucket, black_bucket = view_buckets(board)
-        red_row, black_row = red_bucket * 1260, black_bucket * 1260
-    for point, code in enumerate(board):
-        if code:
-            piece = code - 1
-            swapped = piece - 7 if piece >= 7 else piece + 7
-            red = red + w["W1"][red_row + piece * 90 + point]
-            black = black + w["W1"][black_row + swapped * 90 + flip_rank(point)]
+    red, black = integer_sums(w, board)
     s = w["SCALE"]
     us, them = (red, black) if red_to_move else (black, red)
     total = int((np.clip(us, 0, s) * w["W2"]).sum() + (np.clip(them, 0, s) * w["W2_THEM"]).sum())
