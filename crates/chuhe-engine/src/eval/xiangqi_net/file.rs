@@ -313,7 +313,7 @@ impl XiangqiNet {
             let second = tables.lanes(h.hidden);
             (second, tables.u32() as i32)
         } else {
-            (negated(&w2_first)?, 0)
+            (Vec::new(), 0)
         };
         let mut net = XiangqiNet {
             format: h.version,
@@ -394,17 +394,6 @@ impl XiangqiNet {
         out.extend_from_slice(&checksum.to_le_bytes());
         out
     }
-}
-
-/// `−W2` of a format-1 or -2 network: its second view's output weights.
-fn negated(w2: &[Lanes]) -> Result<Vec<Lanes>, NetworkError> {
-    let values: Vec<i16> = w2.iter().flat_map(|c| c.0).collect();
-    if values.contains(&i16::MIN) {
-        return Err(NetworkError::OutOfRange(
-            "an output weight is −32768, whose negation does not fit 16 bits".to_string(),
-        ));
-    }
-    Ok(chunked(&values.iter().map(|&v| -v).collect::<Vec<i16>>()))
 }
 
 /// Checks that the integer evaluation is exact for `net`'s tables and returns the hidden

@@ -5,7 +5,7 @@
 //! whole sum fits, so the wrapped sum is the exact one).
 #![allow(unsafe_code)]
 
-use super::Lanes;
+use super::{Lanes, LANES};
 
 /// Which code runs the inner loops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,8 +47,8 @@ impl Kernel {
         removed: &[&[Lanes]],
         added: &[Lanes],
     ) {
-        debug_assert!(out.len() == parent.len() && added.len() == parent.len());
-        debug_assert!(removed.iter().all(|r| r.len() == parent.len()));
+        assert!(out.len() == parent.len() && added.len() == parent.len());
+        assert!(removed.iter().all(|r| r.len() == parent.len()));
         match self {
             Kernel::Scalar => scalar::update(parent, out, removed, added),
             #[cfg(target_arch = "x86_64")]
@@ -68,7 +68,7 @@ impl Kernel {
         wb: &[Lanes],
         scale: i16,
     ) -> i32 {
-        debug_assert!(b.len() == a.len() && wa.len() == a.len() && wb.len() == a.len());
+        assert!(b.len() == a.len() && wa.len() == a.len() && wb.len() == a.len());
         match self {
             Kernel::Scalar => scalar::output(a, b, wa, wb, scale),
             #[cfg(target_arch = "x86_64")]
@@ -78,8 +78,29 @@ impl Kernel {
     }
 }
 
+impl Kernel {
+    /// `Σ (clamp(red, 0, scale) − clamp(black, 0, scale)) × w` over the hidden units: the
+    /// output of formats 1 and 2, one product per unit. Every slice has the same length.
+    #[inline(always)]
+    pub(super) fn output_difference(
+        self,
+        red: &[Lanes],
+        black: &[Lanes],
+        w: &[Lanes],
+        scale: i16,
+    ) -> i32 {
+        assert!(black.len() == red.len() && w.len() == red.len());
+        match self {
+            Kernel::Scalar => scalar::output_difference(red, black, w, scale),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as in `update`; the lengths are equal (asserted).
+            Kernel::Avx2 => unsafe { avx2::output_difference(red, black, w, scale) },
+        }
+    }
+}
+
 mod scalar {
-    use super::Lanes;
+    use super::{Lanes, LANES};
 
     #[inline(always)]
     pub fn update(parent: &[Lanes], out: &mut [Lanes], removed: &[&[Lanes]], added: &[Lanes]) {
@@ -92,6 +113,18 @@ mod scalar {
                 o.0[h] = v.wrapping_add(a.0[h]);
             }
         }
+    }
+
+    #[inline(always)]
+    pub fn output_difference(red: &[Lanes], black: &[Lanes], w: &[Lanes], scale: i16) -> i32 {
+        let mut sum = 0i32;
+        for i in 0..red.len() {
+            for h in 0..LANES {
+                let d = red[i].0[h].clamp(0, scale) - black[i].0[h].clamp(0, scale);
+                sum = sum.wrapping_add(i32::from(d) * i32::from(w[i].0[h]));
+            }
+        }
+        sum
     }
 
     #[inline(always)]
@@ -127,7 +160,7 @@ mod avx2 {
     }
 
     /// # Safety
-    /// The CPU must have AVX2.
+    /// The CPU must have AVX2, and every slice must have `out`'s length.
     #[target_feature(enable = "avx2")]
     pub unsafe fn update(
         parent: &[Lanes],
@@ -135,29 +168,136 @@ mod avx2 {
         removed: &[&[Lanes]],
         added: &[Lanes],
     ) {
-        for (i, (o, (p, a))) in out.iter_mut().zip(parent.iter().zip(added)).enumerate() {
-            // SAFETY: aligned loads and store of whole chunks (see `load`).
+        // Fixed lengths for the usual sizes, so that the loops unroll.
+        // SAFETY: as this function's own.
+        unsafe {
+            match out.len() {
+                4 => update_n::<4>(parent, out, removed, added),
+                8 => update_n::<8>(parent, out, removed, added),
+                16 => update_n::<16>(parent, out, removed, added),
+                _ => update_n::<0>(parent, out, removed, added),
+            }
+        }
+    }
+
+    /// `update` over `N` chunks (0: the slices' length).
+    ///
+    /// # Safety
+    /// As `update`; `N`, when not 0, is the slices' length.
+    #[target_feature(enable = "avx2")]
+    unsafe fn update_n<const N: usize>(
+        parent: &[Lanes],
+        out: &mut [Lanes],
+        removed: &[&[Lanes]],
+        added: &[Lanes],
+    ) {
+        let len = if N == 0 { out.len() } else { N };
+        let (p, a, o) = (parent.as_ptr(), added.as_ptr(), out.as_mut_ptr());
+        for i in 0..len {
+            // SAFETY: `i` is within every slice (equal lengths); aligned whole chunks.
             unsafe {
-                let mut v = load(p);
+                let mut v = load(&*p.add(i));
                 for r in removed {
-                    v = _mm256_sub_epi16(v, load(&r[i]));
+                    v = _mm256_sub_epi16(v, load(&*r.as_ptr().add(i)));
                 }
-                v = _mm256_add_epi16(v, load(a));
-                _mm256_store_si256(o.0.as_mut_ptr().cast::<__m256i>(), v);
+                v = _mm256_add_epi16(v, load(&*a.add(i)));
+                _mm256_store_si256((*o.add(i)).0.as_mut_ptr().cast::<__m256i>(), v);
             }
         }
     }
 
     /// # Safety
-    /// The CPU must have AVX2.
+    /// The CPU must have AVX2, and the slices the same length.
     #[target_feature(enable = "avx2")]
-    pub unsafe fn output(a: &[Lanes], b: &[Lanes], wa: &[Lanes], wb: &[Lanes], scale: i16) -> i32 {
+    pub unsafe fn output_difference(
+        red: &[Lanes],
+        black: &[Lanes],
+        w: &[Lanes],
+        scale: i16,
+    ) -> i32 {
+        // Fixed lengths for the usual sizes, so that the loops unroll.
+        // SAFETY: as this function's own.
+        unsafe {
+            match red.len() {
+                4 => output_difference_n::<4>(red, black, w, scale),
+                8 => output_difference_n::<8>(red, black, w, scale),
+                16 => output_difference_n::<16>(red, black, w, scale),
+                _ => output_difference_n::<0>(red, black, w, scale),
+            }
+        }
+    }
+
+    /// `output_difference` over `N` chunks (0: the slices' length).
+    ///
+    /// # Safety
+    /// As `output_difference`; `N`, when not 0, is the slices' length.
+    #[target_feature(enable = "avx2")]
+    unsafe fn output_difference_n<const N: usize>(
+        red: &[Lanes],
+        black: &[Lanes],
+        w: &[Lanes],
+        scale: i16,
+    ) -> i32 {
+        let len = if N == 0 { red.len() } else { N };
         let zero = _mm256_setzero_si256();
         let top = _mm256_set1_epi16(scale);
         let mut sum = zero;
-        for i in 0..a.len() {
-            // SAFETY: aligned loads of whole chunks (see `load`).
-            let (x, y, u, v) = unsafe { (load(&a[i]), load(&b[i]), load(&wa[i]), load(&wb[i])) };
+        let (r, b, w) = (red.as_ptr(), black.as_ptr(), w.as_ptr());
+        for i in 0..len {
+            // SAFETY: `i` is within every slice (equal lengths); aligned whole chunks.
+            let (x, y, u) = unsafe { (load(&*r.add(i)), load(&*b.add(i)), load(&*w.add(i))) };
+            let x = _mm256_min_epi16(_mm256_max_epi16(x, zero), top);
+            let y = _mm256_min_epi16(_mm256_max_epi16(y, zero), top);
+            // Pairs of 16-bit products summed into 32-bit lanes: exact (|x − y| ≤ scale).
+            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_sub_epi16(x, y), u));
+        }
+        // SAFETY: AVX2, as this function's caller guarantees.
+        unsafe { horizontal_sum(sum) }
+    }
+
+    /// # Safety
+    /// The CPU must have AVX2, and the slices the same length.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn output(a: &[Lanes], b: &[Lanes], wa: &[Lanes], wb: &[Lanes], scale: i16) -> i32 {
+        // Fixed lengths for the usual sizes, so that the loops unroll.
+        // SAFETY: as this function's own.
+        unsafe {
+            match a.len() {
+                4 => output_n::<4>(a, b, wa, wb, scale),
+                8 => output_n::<8>(a, b, wa, wb, scale),
+                16 => output_n::<16>(a, b, wa, wb, scale),
+                _ => output_n::<0>(a, b, wa, wb, scale),
+            }
+        }
+    }
+
+    /// `output` over `N` chunks (0: the slices' length).
+    ///
+    /// # Safety
+    /// As `output`; `N`, when not 0, is the slices' length.
+    #[target_feature(enable = "avx2")]
+    unsafe fn output_n<const N: usize>(
+        a: &[Lanes],
+        b: &[Lanes],
+        wa: &[Lanes],
+        wb: &[Lanes],
+        scale: i16,
+    ) -> i32 {
+        let len = if N == 0 { a.len() } else { N };
+        let zero = _mm256_setzero_si256();
+        let top = _mm256_set1_epi16(scale);
+        let mut sum = zero;
+        let (pa, pb, pu, pv) = (a.as_ptr(), b.as_ptr(), wa.as_ptr(), wb.as_ptr());
+        for i in 0..len {
+            // SAFETY: `i` is within every slice (equal lengths); aligned whole chunks.
+            let (x, y, u, v) = unsafe {
+                (
+                    load(&*pa.add(i)),
+                    load(&*pb.add(i)),
+                    load(&*pu.add(i)),
+                    load(&*pv.add(i)),
+                )
+            };
             let x = _mm256_min_epi16(_mm256_max_epi16(x, zero), top);
             let y = _mm256_min_epi16(_mm256_max_epi16(y, zero), top);
             // Pairs of 16-bit products summed into 32-bit lanes: each pair is at most
@@ -165,6 +305,13 @@ mod avx2 {
             sum = _mm256_add_epi32(sum, _mm256_madd_epi16(x, u));
             sum = _mm256_add_epi32(sum, _mm256_madd_epi16(y, v));
         }
+        // SAFETY: AVX2, as this function's caller guarantees.
+        unsafe { horizontal_sum(sum) }
+    }
+
+    /// The sum of a register's eight 32-bit lanes (wrapping).
+    #[target_feature(enable = "avx2")]
+    unsafe fn horizontal_sum(sum: __m256i) -> i32 {
         let half = _mm_add_epi32(
             _mm256_castsi256_si128(sum),
             _mm256_extracti128_si256::<1>(sum),

@@ -135,8 +135,8 @@ pub struct XiangqiNet {
     /// Output weights of the first view's units: Red's (formats 1 and 2, the file's `W2`),
     /// the side to move's (format 3).
     w2_first: Vec<Lanes>,
-    /// Output weights of the second view's units: `−W2` (formats 1 and 2), the other
-    /// side's (format 3).
+    /// Output weights of the second view's units: the other side's (format 3; empty in
+    /// formats 1 and 2, whose second view counts against the first with the same weights).
     w2_second: Vec<Lanes>,
     /// The output's bias, in the output sum's units (`SCALE × OUT_SCALE` a centipawn; 0
     /// before format 3).
@@ -453,7 +453,7 @@ impl Accumulator {
         if net.format < 3 {
             return net
                 .kernel
-                .output(red, black, &net.w2_first, &net.w2_second, net.scale)
+                .output_difference(red, black, &net.w2_first, net.scale)
                 / net.divisor;
         }
         let (us, them) = match turn {
