@@ -152,6 +152,20 @@ mod avx2 {
 
     use super::Lanes;
 
+    /// Calls `$f::<N>(…)` with `N` the length `$len` for the usual sizes (64, 128 and 256
+    /// units: 4, 8 and 16 chunks), so that its loops have a fixed length and unroll, and
+    /// `N = 0` (the slices' length, at run time) for any other.
+    macro_rules! by_length {
+        ($len:expr, $f:ident($($arg:expr),*)) => {
+            match $len {
+                4 => $f::<4>($($arg),*),
+                8 => $f::<8>($($arg),*),
+                16 => $f::<16>($($arg),*),
+                _ => $f::<0>($($arg),*),
+            }
+        };
+    }
+
     /// A chunk of 16 lanes as a 256-bit register.
     #[inline(always)]
     unsafe fn load(chunk: &Lanes) -> __m256i {
@@ -168,16 +182,8 @@ mod avx2 {
         removed: &[&[Lanes]],
         added: &[Lanes],
     ) {
-        // Fixed lengths for the usual sizes, so that the loops unroll.
         // SAFETY: as this function's own.
-        unsafe {
-            match out.len() {
-                4 => update_n::<4>(parent, out, removed, added),
-                8 => update_n::<8>(parent, out, removed, added),
-                16 => update_n::<16>(parent, out, removed, added),
-                _ => update_n::<0>(parent, out, removed, added),
-            }
-        }
+        unsafe { by_length!(out.len(), update_n(parent, out, removed, added)) }
     }
 
     /// `update` over `N` chunks (0: the slices' length).
@@ -215,16 +221,8 @@ mod avx2 {
         w: &[Lanes],
         scale: i16,
     ) -> i32 {
-        // Fixed lengths for the usual sizes, so that the loops unroll.
         // SAFETY: as this function's own.
-        unsafe {
-            match red.len() {
-                4 => output_difference_n::<4>(red, black, w, scale),
-                8 => output_difference_n::<8>(red, black, w, scale),
-                16 => output_difference_n::<16>(red, black, w, scale),
-                _ => output_difference_n::<0>(red, black, w, scale),
-            }
-        }
+        unsafe { by_length!(red.len(), output_difference_n(red, black, w, scale)) }
     }
 
     /// `output_difference` over `N` chunks (0: the slices' length).
@@ -259,16 +257,8 @@ mod avx2 {
     /// The CPU must have AVX2, and the slices the same length.
     #[target_feature(enable = "avx2")]
     pub unsafe fn output(a: &[Lanes], b: &[Lanes], wa: &[Lanes], wb: &[Lanes], scale: i16) -> i32 {
-        // Fixed lengths for the usual sizes, so that the loops unroll.
         // SAFETY: as this function's own.
-        unsafe {
-            match a.len() {
-                4 => output_n::<4>(a, b, wa, wb, scale),
-                8 => output_n::<8>(a, b, wa, wb, scale),
-                16 => output_n::<16>(a, b, wa, wb, scale),
-                _ => output_n::<0>(a, b, wa, wb, scale),
-            }
-        }
+        unsafe { by_length!(a.len(), output_n(a, b, wa, wb, scale)) }
     }
 
     /// `output` over `N` chunks (0: the slices' length).
