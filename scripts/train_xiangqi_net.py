@@ -36,7 +36,9 @@ seed write the same bytes.
     python3 scripts/train_xiangqi_net.py target/tune/xiangqi-net.txt
     python3 scripts/train_xiangqi_net.py target/tune/xiangqi-net.txt --buckets 9 --out target/tune/
 
-The defaults are the settings of the compiled network (docs/TUNING.md).
+The compiled network's settings are those of scripts/regenerate-xiangqi-net (`--format 3
+--hidden 128 --score-weight 0.75`, on chuhe's own depth-8 scores); the defaults are those of
+the network before it (docs/TUNING.md).
 
 Needs numpy only.
 """

@@ -64,10 +64,17 @@ fn the_repository_file_gives_the_embedded_network_s_results() {
 
 #[test]
 fn another_network_changes_the_search() {
-    // The embedded file with its output weights zeroed: no correction at all.
+    // The embedded file with its output weights (and, in format 3, both views' weights and
+    // the output's bias) zeroed: no correction at all.
     let mut bytes = EMBEDDED_FILE.to_vec();
+    let header = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) as usize;
+    let (format, hidden) = (header(8), header(20));
+    let output_bytes = match format {
+        3 => 2 * 2 * hidden + 4,
+        _ => 2 * hidden,
+    };
     let end = bytes.len() - 4;
-    bytes[end - 2 * 64..end].fill(0);
+    bytes[end - output_bytes..end].fill(0);
     let checksum = crc32(&bytes[..end]);
     bytes[end..].copy_from_slice(&checksum.to_le_bytes());
     let flat = XiangqiNet::from_bytes(&bytes).unwrap();

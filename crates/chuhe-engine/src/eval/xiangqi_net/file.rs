@@ -464,13 +464,14 @@ fn check_ranges(scale: u32, out_scale: u32, net: &XiangqiNet) -> Result<(i16, i3
 mod tests {
     use proptest::prelude::*;
 
+    use super::super::tests::{format_1, FORMAT_1_FILE};
     use super::super::EMBEDDED_FILE;
     use super::*;
 
-    /// The embedded file with `edit` applied to its bytes and the checksum written again,
-    /// so that only the edit is wrong.
+    /// A format-1 file with `edit` applied to its bytes and the checksum written again, so
+    /// that only the edit is wrong.
     fn edited(edit: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
-        let mut bytes = EMBEDDED_FILE.to_vec();
+        let mut bytes = FORMAT_1_FILE.to_vec();
         bytes.truncate(bytes.len() - 4);
         edit(&mut bytes);
         let checksum = crc32fast::hash(&bytes);
@@ -484,10 +485,12 @@ mod tests {
 
     #[test]
     fn the_embedded_file_reads_and_writes_back_the_same_bytes() {
-        let net = XiangqiNet::from_bytes(EMBEDDED_FILE).unwrap();
-        assert_eq!(net.to_bytes(), EMBEDDED_FILE);
-        assert!(net.description().contains("hidden units"));
-        assert_eq!((net.scale(), net.out_scale()), (512, 16));
+        for file in [EMBEDDED_FILE, FORMAT_1_FILE] {
+            let net = XiangqiNet::from_bytes(file).unwrap();
+            assert_eq!(net.to_bytes(), file);
+            assert!(net.description().contains("hidden units"));
+            assert_eq!((net.scale(), net.out_scale()), (512, 16));
+        }
     }
 
     #[test]
@@ -539,7 +542,7 @@ mod tests {
             NetworkError::ChecksumMismatch { .. }
         ));
         // A first input weight so large that the 16-bit sums could overflow.
-        let at = HEADER_LEN + read_u32_at(EMBEDDED_FILE, 32) as usize;
+        let at = HEADER_LEN + read_u32_at(FORMAT_1_FILE, 32) as usize;
         let big = edited(|b| b[at..at + 2].copy_from_slice(&30_000i16.to_le_bytes()));
         let message = read(&big).to_string();
         assert!(message.contains("hidden unit 0 could reach"), "{message}");
@@ -564,7 +567,7 @@ mod tests {
         assert_eq!(read, net);
         assert_eq!(read.buckets(), PALACE_BUCKETS);
         assert_eq!(read.to_bytes(), bytes);
-        assert_eq!(XiangqiNet::embedded().buckets(), 1);
+        assert_eq!(format_1().buckets(), 1);
 
         let mut wrong = bytes[..bytes.len() - 4].to_vec();
         wrong[24..28].copy_from_slice(&4u32.to_le_bytes());

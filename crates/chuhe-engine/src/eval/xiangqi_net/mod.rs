@@ -27,11 +27,14 @@
 //!
 //! ```
 //! use chuhe::xiangqi::Position;
+//! use chuhe::Side;
 //! use chuhe_engine::eval::xiangqi_net::{correction, XiangqiNet};
-//! // The starting position looks the same from either side.
-//! assert_eq!(correction(&Position::start()), 0);
+//! // The starting position with Black to move is the same one with the colours swapped:
+//! // from Red's side, its output is the negation.
+//! let start = Position::start();
 //! let net = XiangqiNet::embedded();
-//! assert_eq!(net.correction(&Position::start()), 0);
+//! assert_eq!(net.correction(&start), correction(&start));
+//! assert_eq!(net.correction(&start), -net.correction(&start.with_turn(Side::Second)));
 //! ```
 
 use std::sync::{Arc, OnceLock};
@@ -84,7 +87,7 @@ pub const fn palace_bucket(point: usize) -> usize {
 /// place to change to embed another (its name carries its CRC-32, which a test checks).
 macro_rules! embedded_name {
     () => {
-        "xiangqi-eb4886bc.nnue"
+        "xiangqi-9daf2865.nnue"
     };
 }
 
@@ -476,6 +479,15 @@ impl Accumulator {
 mod tests {
     use super::*;
 
+    /// A network of format 1 (one table, a correction, 64 units): the one embedded until
+    /// 2026-11-29, kept in `data/` as the network its successor's data was picked under.
+    pub(super) const FORMAT_1_FILE: &[u8] =
+        include_bytes!("../../../../../data/xiangqi-eb4886bc.nnue");
+
+    pub(super) fn format_1() -> XiangqiNet {
+        XiangqiNet::from_bytes(FORMAT_1_FILE).unwrap()
+    }
+
     /// The embedded file was first written from the tables compiled in before it (commit
     /// 968096e compared them value by value); its name carries its checksum.
     #[test]
@@ -588,11 +600,10 @@ mod tests {
         }
     }
 
-    /// A format-2 network made from the embedded one: bucket `b`'s table is the embedded
-    /// table with each row's lanes rotated by `b`, so that every bucket sees the board
-    /// differently.
+    /// A format-2 network made from [`format_1`]'s: bucket `b`'s table is its table with
+    /// each row's lanes rotated by `b`, so that every bucket sees the board differently.
     pub(super) fn bucketed() -> XiangqiNet {
-        let base = (*XiangqiNet::embedded()).clone();
+        let base = format_1();
         let n = base.chunks();
         let mut w1 = Vec::with_capacity(PALACE_BUCKETS * INPUTS * n);
         for b in 0..PALACE_BUCKETS {
@@ -718,7 +729,7 @@ mod tests {
     #[test]
     fn a_bucketed_network_follows_its_generals() {
         let fast = bucketed();
-        let flat = XiangqiNet::embedded();
+        let flat = format_1();
         let (mut general_moves, mut differ) = (0, 0);
         let is_general = |pos: &Position, m: Move| {
             pos.piece_at(m.from())
@@ -760,16 +771,16 @@ mod tests {
         );
     }
 
-    /// The embedded (format-1) network is the plain definition with one bucket, and the
-    /// same under nine identical buckets.
+    /// A format-1 network is the plain definition with one bucket, and the same under nine
+    /// identical buckets.
     #[test]
     fn the_flat_network_is_its_definition() {
-        let net = XiangqiNet::embedded();
+        let net = format_1();
         let flat = XiangqiNet {
             format: 2,
             buckets: PALACE_BUCKETS,
             w1: net.w1.repeat(PALACE_BUCKETS),
-            ..(*net).clone()
+            ..net.clone()
         };
         let mut pos = Position::start();
         for ply in 0..80usize {
@@ -862,6 +873,7 @@ mod tests {
         ];
         let nets = [
             (*XiangqiNet::embedded()).clone(),
+            format_1(),
             perspective(96, 1, NetworkRole::Evaluation),
         ];
         for fast in nets {
