@@ -176,11 +176,13 @@ def test_engine_lines():
 def test_gym_xiangqi_softmax_opponent():
     # 1,000 nodes: the engine's node limit is strict, and 300 nodes no longer finish one
     # ply of all ten lines (Engine.lines then gives only the lines it finished).
+    # A fresh environment each time: the engine's tables carry over between episodes, so
+    # one environment's searches after the first need not find the same best line.
     def replies(temperature):
-        env = GymXiangqiEnv(opponent="engine", engine_nodes=1000,
-                            engine_temperature=temperature, engine_lines=10)
         out = []
         for s in range(10):
+            env = GymXiangqiEnv(opponent="engine", engine_nodes=1000,
+                                engine_temperature=temperature, engine_lines=10)
             _, info = env.reset(seed=s)
             env.step(env.encode_move("h3e3"))
             out.append(env.game.move_stack[1].uci)
