@@ -66,9 +66,9 @@ fn the_repository_file_gives_the_embedded_network_s_results() {
 fn another_network_changes_the_search() {
     // The embedded file with its output weights (and, in format 3, both views' weights and
     // the output's bias) zeroed: no correction at all.
+    let embedded = XiangqiNet::embedded();
+    let (format, hidden) = (embedded.format(), embedded.hidden());
     let mut bytes = EMBEDDED_FILE.to_vec();
-    let header = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) as usize;
-    let (format, hidden) = (header(8), header(20));
     let output_bytes = match format {
         3 => 2 * 2 * hidden + 4,
         _ => 2 * hidden,
