@@ -26,11 +26,24 @@ MATE = 100_000
 BACK = (4, 10, 20)
 
 
-class UciEngine:
-    """A UCI engine as a child process, set to standard Xiangqi."""
+def shift_ranks(moves: str, by: int) -> str:
+    """Coordinate moves (`h3e3`) with every rank moved by `by`: chuhe counts ranks from 1,
+    Pikafish from 0 (`h2e2`)."""
+    return re.sub(
+        r"\b([a-i])(\d+)([a-i])(\d+)\b",
+        lambda m: f"{m[1]}{int(m[2]) + by}{m[3]}{int(m[4]) + by}",
+        moves,
+    )
 
-    def __init__(self, cmd: list[str], movetime: int) -> None:
+
+class UciEngine:
+    """A UCI engine as a child process, set to standard Xiangqi. With `ranks_from_zero` its
+    moves count ranks from 0 (Pikafish); they are translated both ways, so that callers see
+    chuhe's coordinates only."""
+
+    def __init__(self, cmd: list[str], movetime: int, ranks_from_zero: bool = False) -> None:
         self.movetime = movetime
+        self.rank_shift = 1 if ranks_from_zero else 0
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         self.send("uci")
         self.read_until("uciok")
@@ -61,6 +74,9 @@ class UciEngine:
         """A fresh search (`ucinewgame`) of `position fen … [moves …]` under a `go` limit:
         (the last exact score for the side to move, mates as ±MATE; its depth; best move)."""
         self.send("ucinewgame")
+        if self.rank_shift and " moves " in position:
+            head, moves = position.split(" moves ", 1)
+            position = f"{head} moves {shift_ranks(moves, -self.rank_shift)}"
         self.send(f"position {position}")
         self.send(f"go {limit}")
         lines = self.read_until("bestmove")
@@ -71,7 +87,7 @@ class UciEngine:
                 depth = int(m.group(1))
                 value = int(m.group(3))
                 score = value if m.group(2) == "cp" else (MATE if value > 0 else -MATE)
-        return score, depth, lines[-1].split()[1]
+        return score, depth, shift_ranks(lines[-1].split()[1], self.rank_shift)
 
     def close(self) -> None:
         self.send("quit")
