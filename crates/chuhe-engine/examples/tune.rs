@@ -33,6 +33,8 @@ usage: tune --game xiangqi|xiongqi [options]
   --seed N              random seed [1]
   --data PATH           data file [target/tune/<game>.txt]
   --append              add the new games to the data file instead of replacing it
+  --scores              write each position's self-play search score as a fourth column
+                        (centipawns, first player's view: the reference score `label` writes)
   --epochs N            Adam epochs (0: no tuning) [0]
   --lr X                Adam step size in centipawns [1]
   --l2 X                pull toward the starting weights [0]
@@ -65,6 +67,7 @@ struct Args {
     seed: u64,
     data: Option<PathBuf>,
     append: bool,
+    scores: bool,
     epochs: u32,
     lr: f64,
     l2: f64,
@@ -92,6 +95,7 @@ fn parse_args() -> Result<Args, String> {
         seed: 1,
         data: None,
         append: false,
+        scores: false,
         epochs: 0,
         lr: 1.0,
         l2: 0.0,
@@ -131,6 +135,7 @@ fn parse_args() -> Result<Args, String> {
             "--seed" => a.seed = num(&flag, value()?)?,
             "--data" => a.data = Some(PathBuf::from(value()?)),
             "--append" => a.append = true,
+            "--scores" => a.scores = true,
             "--epochs" => a.epochs = num(&flag, value()?)?,
             "--lr" => a.lr = num(&flag, value()?)?,
             "--l2" => a.l2 = num(&flag, value()?)?,
@@ -421,6 +426,7 @@ fn generate_data(
         args.games,
         settings,
         args.seed,
+        args.scores,
         &mut out,
         |s| {
             if s.games % 50 == 0 {

@@ -483,6 +483,7 @@ fn self_play_reports_every_searched_position_in_order() {
         ..tune::PlaySettings::default()
     };
     let mut reported = Vec::new();
+    let mut reported_cp = Vec::new();
     let stats = tune::self_play(
         GameKind::Xiangqi,
         3,
@@ -500,8 +501,9 @@ fn self_play_reports_every_searched_position_in_order() {
                 assert_eq!(pos.turn(), p.turn);
                 let first_to_move = p.ply % 2 == 0;
                 assert_eq!(p.turn == Side::First, first_to_move);
-                if !matches!(p.score, chuhe_engine::Score::Mate(_)) {
+                if let chuhe_engine::Score::Cp(cp) = p.score {
                     reported.push(format!("{g}\t{}\t{}", result.0, p.feen));
+                    reported_cp.push(if p.turn == Side::First { cp } else { -cp });
                 }
             }
             Ok(())
@@ -510,10 +512,40 @@ fn self_play_reports_every_searched_position_in_order() {
     .unwrap();
     assert_eq!(stats.games, 3);
     let mut written = Vec::new();
-    let generated =
-        tune::generate(GameKind::Xiangqi, 0, 3, &settings, 11, &mut written, |_| {}).unwrap();
+    let generated = tune::generate(
+        GameKind::Xiangqi,
+        0,
+        3,
+        &settings,
+        11,
+        false,
+        &mut written,
+        |_| {},
+    )
+    .unwrap();
     let written = String::from_utf8(written).unwrap();
     let lines: Vec<&str> = written.lines().collect();
     assert_eq!(lines, reported);
     assert_eq!(generated.positions, lines.len() as u64);
+    // With scores: the same lines, each with the search's score for the first player.
+    let mut scored = Vec::new();
+    tune::generate(
+        GameKind::Xiangqi,
+        0,
+        3,
+        &settings,
+        11,
+        true,
+        &mut scored,
+        |_| {},
+    )
+    .unwrap();
+    let scored = String::from_utf8(scored).unwrap();
+    let scored: Vec<&str> = scored.lines().collect();
+    assert_eq!(scored.len(), reported.len());
+    for ((line, plain), expected) in scored.iter().zip(&reported).zip(&reported_cp) {
+        let (head, cp) = line.rsplit_once('\t').unwrap();
+        assert_eq!(head, plain);
+        assert_eq!(cp.parse::<i32>().unwrap(), *expected);
+    }
 }

@@ -232,14 +232,18 @@ pub struct GenerateStats {
 
 /// Plays `games` self-play games of `kind` and writes one line per searched position:
 /// `game<TAB>result<TAB>FEEN`, the game numbered from `first_game`, the result for the first
-/// player (`1`, `0.5`, `0`); positions scored as a forced end are left out. `progress` is
-/// called after each game.
+/// player (`1`, `0.5`, `0`); positions scored as a forced end are left out. With `scores`,
+/// a fourth column holds the self-play search's own score of the position, in centipawns
+/// from the first player's view: the reference-score column that `label` writes, so the
+/// games come scored without a second pass. `progress` is called after each game.
+#[allow(clippy::too_many_arguments)]
 pub fn generate(
     kind: GameKind,
     first_game: u64,
     games: u64,
     settings: &PlaySettings,
     seed: u64,
+    scores: bool,
     out: &mut impl Write,
     mut progress: impl FnMut(&GenerateStats),
 ) -> io::Result<GenerateStats> {
@@ -251,8 +255,13 @@ pub fn generate(
         seed,
         |g, positions, result, stats| {
             for p in positions {
-                if first_player_cp(p.score, p.turn == Side::First).abs() < 20_000 {
-                    writeln!(out, "{}\t{}\t{}", first_game + g, result.0, p.feen)?;
+                let cp = first_player_cp(p.score, p.turn == Side::First);
+                if cp.abs() < 20_000 {
+                    write!(out, "{}\t{}\t{}", first_game + g, result.0, p.feen)?;
+                    if scores {
+                        write!(out, "\t{cp}")?;
+                    }
+                    writeln!(out)?;
                     written += 1;
                 }
             }
