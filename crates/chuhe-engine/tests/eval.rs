@@ -511,36 +511,28 @@ fn self_play_reports_every_searched_position_in_order() {
     )
     .unwrap();
     assert_eq!(stats.games, 3);
-    let mut written = Vec::new();
-    let generated = tune::generate(
-        GameKind::Xiangqi,
-        0,
-        3,
-        &settings,
-        11,
-        false,
-        &mut written,
-        |_| {},
-    )
-    .unwrap();
-    let written = String::from_utf8(written).unwrap();
+    // The same three games written by `generate`, without and with the scores column.
+    let generate = |scores: bool| {
+        let mut out = Vec::new();
+        let stats = tune::generate(
+            GameKind::Xiangqi,
+            0,
+            3,
+            &settings,
+            11,
+            scores,
+            &mut out,
+            |_| {},
+        )
+        .unwrap();
+        (String::from_utf8(out).unwrap(), stats)
+    };
+    let (written, generated) = generate(false);
     let lines: Vec<&str> = written.lines().collect();
     assert_eq!(lines, reported);
     assert_eq!(generated.positions, lines.len() as u64);
     // With scores: the same lines, each with the search's score for the first player.
-    let mut scored = Vec::new();
-    tune::generate(
-        GameKind::Xiangqi,
-        0,
-        3,
-        &settings,
-        11,
-        true,
-        &mut scored,
-        |_| {},
-    )
-    .unwrap();
-    let scored = String::from_utf8(scored).unwrap();
+    let (scored, _) = generate(true);
     let scored: Vec<&str> = scored.lines().collect();
     assert_eq!(scored.len(), reported.len());
     for ((line, plain), expected) in scored.iter().zip(&reported).zip(&reported_cp) {
