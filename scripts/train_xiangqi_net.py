@@ -40,7 +40,13 @@ The compiled network's settings are those of scripts/regenerate-xiangqi-net (`--
 --hidden 128 --score-weight 0.75`, on chuhe's own depth-8 scores); the defaults are those of
 the network before it (docs/TUNING.md).
 
-Needs numpy only.
+`--backend torch` trains format 3 with PyTorch instead (`--threads N`): the same data, target,
+K, initial weights, shuffles and update rule, with a sparse first layer (`embedding_bag`) and
+float32, several times faster on large dumps (docs/TUNING.md, "A PyTorch trainer"); its files
+are not byte for byte the numpy trainer's, but the same data, seed and threads write the same
+bytes.
+
+Needs numpy only; PyTorch for `--backend torch`.
 """
 
 from __future__ import annotations
@@ -524,6 +530,239 @@ def write_network(net: Net, out: Path, notes: list[str], role: str = "correction
     return path
 
 
+class Prepared:
+    """What both backends train on: the target, K, the held-out rows, each board's two views
+    in the order the network takes them (features, bucket rows, sign) and the errors without
+    the network."""
+
+    def __init__(self, args: argparse.Namespace, data: dict[str, np.ndarray]):
+        self.val = data["game"] % args.validation == 0
+        self.train = ~self.val
+        linear, result = data["linear"], data["result"]
+        target = result.copy()
+        scored = ~np.isnan(data["reference"])
+        if args.score_weight > 0 and scored.any():
+            ref = np.clip(np.nan_to_num(data["reference"]), -3000, 3000)
+            m = scored & self.train
+            k_ref = golden_section(
+                lambda k: float(np.mean((sigmoid(k * ref[m] / 400) - result[m]) ** 2)),
+                0.05, 10.0,
+            )
+            blend = ((1 - args.score_weight) * result
+                     + args.score_weight * sigmoid(k_ref * ref / 400))
+            target = np.where(scored, blend, result)
+            print(f"K_ref = {k_ref:.4f} ({scored.sum()} positions with a reference score)")
+        train = self.train
+        self.k = golden_section(
+            lambda k: float(np.mean((sigmoid(k * linear[train] / 400) - target[train]) ** 2)),
+            0.05, 10.0,
+        )
+        if args.role == "evaluation":
+            # The network is the whole evaluation: nothing under it (K, the scale of
+            # centipawns to results, stays the linear evaluation's).
+            linear = np.zeros_like(linear)
+        self.linear, self.target = linear, target
+        self.base_train = self.mse(np.zeros(train.sum()), train)
+        self.base_val = self.mse(np.zeros(self.val.sum()), self.val)
+        print(f"{len(linear)} positions ({self.val.sum()} validation), K = {self.k:.4f}")
+        print(f"without the network: MSE training {self.base_train:.6f}, "
+              f"validation {self.base_val:.6f}")
+
+        # The network is exactly left/right symmetric, so mirror images would add nothing.
+        red, black = features(data["board"])
+        # With buckets, each view's features also as rows of the bucket table.
+        red_b = black_b = None
+        if args.buckets > 1:
+            red_bucket, black_bucket = general_buckets(data["board"])
+            red_b, black_b = bucketed(red, red_bucket), bucketed(black, black_bucket)
+        # The views in the order the network takes them: Red's then Black's (formats 1 and
+        # 2), or the side to move's first (format 3, with the sign that turns its output to
+        # Red's side).
+        sign = None
+        if args.format == FORMAT_VERSION_VIEWS:
+            to_move = data["turn"][:, None] > 0
+            red, black = np.where(to_move, red, black), np.where(to_move, black, red)
+            if args.buckets > 1:
+                red_b, black_b = (np.where(to_move, red_b, black_b),
+                                  np.where(to_move, black_b, red_b))
+            sign = data["turn"].astype(np.float64)
+        self.views = (red, black, red_b, black_b, sign)
+
+    def rows(self, which: np.ndarray) -> tuple:
+        """The views of the rows `which` (a mask or indices): first, second, their bucket
+        rows and the sign (None where the network has none)."""
+        return tuple(None if v is None else v[which] for v in self.views)
+
+    def mse(self, net_out: np.ndarray, rows: np.ndarray) -> float:
+        return float(np.mean(
+            (sigmoid(self.k * (self.linear[rows] + net_out) / 400) - self.target[rows]) ** 2))
+
+    def report(self, epoch: int, out_train: np.ndarray, out_val: np.ndarray, t0: float) -> float:
+        """Prints an epoch's errors; returns the validation error."""
+        e_val = self.mse(out_val, self.val)
+        print(
+            f"epoch {epoch}: MSE training {self.mse(out_train, self.train):.6f}, validation "
+            f"{e_val:.6f}, correction sd {out_val.std():.0f} cp ({time.time() - t0:.0f} s)",
+            flush=True,
+        )
+        return e_val
+
+
+def train_numpy(args, d: Prepared, bucket_decay: float, t0: float) -> tuple:
+    """Trains with numpy; returns the best validation error, its parameters (None where no
+    epoch beat the evaluation without the network), its epoch and the network."""
+    tr_red, tr_black, tr_red_b, tr_black_b, tr_sign = d.rows(d.train)
+    tr_linear, tr_target = d.linear[d.train], d.target[d.train]
+    views = args.format == FORMAT_VERSION_VIEWS
+    rng = np.random.default_rng(args.seed)
+    net = (ViewsNet if views else Net)(args.hidden, rng, args.buckets)
+    moments = [(np.zeros_like(p), np.zeros_like(p)) for p in net.params()]
+    # The output weights are in centipawns, the others near 1: their steps differ as much.
+    step_scale = [1.0, 1.0, 100.0] + [1.0] * (args.buckets > 1) + [100.0, 100.0] * views
+    best = (d.base_val, None, 0)
+    step = 0
+    for epoch in range(1, args.epochs + 1):
+        order = rng.permutation(len(tr_red))
+        for s in range(0, len(order), args.batch):
+            b = order[s : s + args.batch]
+            if args.buckets > 1:
+                grads = net.gradients(tr_red[b], tr_black[b], tr_linear[b], tr_target[b], d.k,
+                                      tr_red_b[b], tr_black_b[b],
+                                      None if tr_sign is None else tr_sign[b])
+            else:
+                grads = net.gradients(tr_red[b], tr_black[b], tr_linear[b], tr_target[b], d.k,
+                                      sign=None if tr_sign is None else tr_sign[b])
+            net.decay_inputs(1 - args.lr * args.decay, 1 - args.lr * bucket_decay)
+            step += 1
+            for p, g, (m1, m2), scale in zip(net.params(), grads, moments, step_scale):
+                m1 *= 0.9
+                m1 += 0.1 * g
+                m2 *= 0.999
+                m2 += 0.001 * g * g
+                m_hat = m1 / (1 - 0.9**step)
+                v_hat = m2 / (1 - 0.999**step)
+                p -= args.lr * scale * m_hat / (np.sqrt(v_hat) + 1e-8)
+        out_val = net.correction(*d.rows(d.val))
+        out_train = net.correction(*d.rows(d.train))
+        e_val = d.report(epoch, out_train, out_val, t0)
+        if e_val < best[0]:
+            best = (e_val, [p.copy() for p in net.params()], epoch)
+    return best + (net,)
+
+
+class TorchViews:
+    """A `ViewsNet` in PyTorch, for `--backend torch`: its parameters as tensors of the same
+    shapes, the first layer a sparse sum of table rows (`embedding_bag`, the padding row left
+    out and kept at zero). The mirror twin of a unit is computed from the mirrored rows of the
+    free half's table, so autograd folds its gradient onto the free half; both twins share the
+    output weights. The activation is `hardtanh(0, 1)`, whose slope is 0 at both ends, as the
+    numpy network's."""
+
+    def __init__(self, net: ViewsNet, dtype):
+        import torch
+
+        self.torch = torch
+        self.dtype = dtype
+        self.bucketed = net.wb is not None
+        self.params = [torch.tensor(p, dtype=dtype, requires_grad=True) for p in net.params()]
+        self.mirror = torch.from_numpy(MIRROR_INPUT.astype(np.int64))
+        self.mirror_b = torch.from_numpy(MIRROR_BUCKET_INPUT.astype(np.int64))
+
+    def activations(self, f, fb) -> "torch.Tensor":
+        """Each row's clamped hidden sums, a unit and its twin added (they share an output
+        weight), from its features `f` and bucket rows `fb` (index tensors)."""
+        functional = self.torch.nn.functional
+        w1, b1 = self.params[:2]
+        n = len(f)
+        pre = functional.embedding_bag(self.torch.cat([f, self.mirror[f]]), w1, mode="sum",
+                                       padding_idx=PAD)
+        if self.bucketed:
+            pre = pre + functional.embedding_bag(self.torch.cat([fb, self.mirror_b[fb]]),
+                                                 self.params[3], mode="sum",
+                                                 padding_idx=BUCKET_PAD)
+        a = functional.hardtanh(pre + b1, 0.0, 1.0)
+        return a[:n] + a[n:]
+
+    def output(self, first, second, first_b=None, second_b=None, sign=None) -> "torch.Tensor":
+        """N from Red's point of view, as `ViewsNet.correction` (numpy arrays in)."""
+        torch = self.torch
+        n = len(first)
+        f = torch.from_numpy(np.concatenate([first, second])).long()
+        fb = None if first_b is None else torch.from_numpy(
+            np.concatenate([first_b, second_b])).long()
+        a = self.activations(f, fb)
+        w2, w2_them, b2 = self.params[2], self.params[-2], self.params[-1]
+        sign = torch.from_numpy(np.asarray(sign)).to(self.dtype)
+        return sign * (a[:n] @ w2 + a[n:] @ w2_them + b2)
+
+    def loss(self, first, second, linear, target, k, first_b=None, second_b=None,
+             sign=None) -> "torch.Tensor":
+        """The mean squared error of the expected result, as `ViewsNet.gradients` takes it."""
+        torch = self.torch
+        n = self.output(first, second, first_b, second_b, sign)
+        linear = torch.from_numpy(np.asarray(linear)).to(self.dtype)
+        target = torch.from_numpy(np.asarray(target)).to(self.dtype)
+        return torch.mean((torch.sigmoid(k * (linear + n) / 400) - target) ** 2)
+
+    def correction(self, first, second, first_b=None, second_b=None, sign=None) -> np.ndarray:
+        """N for each board, in parts of 20,000 boards, as float64 numpy."""
+        out = []
+        with self.torch.no_grad():
+            for s in range(0, len(first), 20000):
+                part = slice(s, s + 20000)
+                out.append(self.output(first[part], second[part],
+                                       None if first_b is None else first_b[part],
+                                       None if second_b is None else second_b[part],
+                                       sign[part]).numpy())
+        return np.concatenate(out).astype(np.float64)
+
+    def numpy_params(self) -> list[np.ndarray]:
+        """The parameters as the numpy network's float32 arrays (for `ViewsNet.set_params`)."""
+        return [p.detach().numpy().astype(np.float32) for p in self.params]
+
+
+def train_torch(args, d: Prepared, bucket_decay: float, t0: float) -> tuple:
+    """As `train_numpy`, format 3 only, with PyTorch (float32): the same initial weights
+    (`ViewsNet`'s, drawn from the seed) and shuffles (numpy's), autograd for the gradients and
+    `torch.optim.AdamW` for the steps (the same rule: the input tables decayed apart from
+    Adam's step, the output weights' steps 100 times as large)."""
+    import torch
+
+    torch.manual_seed(args.seed)
+    if args.threads is not None:
+        torch.set_num_threads(args.threads)
+    rng = np.random.default_rng(args.seed)
+    net = ViewsNet(args.hidden, rng, args.buckets)
+    model = TorchViews(net, torch.float32)
+    w1, b1, w2 = model.params[:3]
+    groups = [
+        {"params": [w1], "weight_decay": args.decay},
+        {"params": [b1], "weight_decay": 0.0},
+        {"params": [w2] + model.params[-2:], "lr": 100 * args.lr, "weight_decay": 0.0},
+    ]
+    if args.buckets > 1:
+        groups.append({"params": [model.params[3]], "weight_decay": bucket_decay})
+    opt = torch.optim.AdamW(groups, lr=args.lr, betas=(0.9, 0.999), eps=1e-8)
+    tr_first, tr_second, tr_first_b, tr_second_b, tr_sign = d.rows(d.train)
+    tr_linear, tr_target = d.linear[d.train], d.target[d.train]
+    best = (d.base_val, None, 0)
+    for epoch in range(1, args.epochs + 1):
+        order = rng.permutation(len(tr_first))
+        for s in range(0, len(order), args.batch):
+            b = order[s : s + args.batch]
+            opt.zero_grad()
+            model.loss(tr_first[b], tr_second[b], tr_linear[b], tr_target[b], d.k,
+                       None if tr_first_b is None else tr_first_b[b],
+                       None if tr_second_b is None else tr_second_b[b], tr_sign[b]).backward()
+            opt.step()
+        out_val = model.correction(*d.rows(d.val))
+        out_train = model.correction(*d.rows(d.train))
+        e_val = d.report(epoch, out_train, out_val, t0)
+        if e_val < best[0]:
+            best = (e_val, model.numpy_params(), epoch)
+    return best + (net,)
+
+
 def main(argv: list[str] | None = None) -> int:
     root = Path(__file__).resolve().parent.parent
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -566,6 +805,14 @@ def main(argv: list[str] | None = None) -> int:
         "(fitted without them) [correction]",
     )
     ap.add_argument(
+        "--backend", choices=("numpy", "torch"), default="numpy",
+        help="numpy, or PyTorch (format 3 only; imported only then) [numpy]",
+    )
+    ap.add_argument(
+        "--threads", type=int, default=None,
+        help="--backend torch: threads (torch.set_num_threads) [torch's default]",
+    )
+    ap.add_argument(
         "--out", type=Path,
         default=root / "crates/chuhe-engine/nets",
         help="network file, or a directory to write xiangqi-<CRC-32>.nnue in "
@@ -580,6 +827,10 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--bucket-decay must be at least 0")
     if args.role != "correction" and args.format != FORMAT_VERSION_VIEWS:
         ap.error("--role evaluation needs --format 3")
+    if args.backend == "torch" and args.format != FORMAT_VERSION_VIEWS:
+        ap.error("--backend torch trains format 3 only: add --format 3")
+    if args.threads is not None and (args.backend != "torch" or args.threads < 1):
+        ap.error("--threads is for --backend torch, and at least 1")
     bucket_decay = args.decay if args.bucket_decay is None else args.bucket_decay
     if not 0.0 <= args.score_weight <= 1.0:
         ap.error("--score-weight must lie in 0..1")
@@ -590,8 +841,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     t0 = time.time()
     val = data["game"] % args.validation == 0
-    train = ~val
-    if not val.any() or not train.any():
+    if not val.any() or val.all():
         print("train_xiangqi_net: need both training and validation games", file=sys.stderr)
         return 1
     views = args.format == FORMAT_VERSION_VIEWS
@@ -599,100 +849,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"train_xiangqi_net: {args.data}: format 3 needs the side to move, the sixth "
               "field (dumps of `tune --dump-net` have it)", file=sys.stderr)
         return 1
-    linear, result = data["linear"], data["result"]
-
-    target = result.copy()
-    scored = ~np.isnan(data["reference"])
-    if args.score_weight > 0 and scored.any():
-        ref = np.clip(np.nan_to_num(data["reference"]), -3000, 3000)
-        m = scored & train
-        k_ref = golden_section(
-            lambda k: float(np.mean((sigmoid(k * ref[m] / 400) - result[m]) ** 2)), 0.05, 10.0
-        )
-        blend = (1 - args.score_weight) * result + args.score_weight * sigmoid(k_ref * ref / 400)
-        target = np.where(scored, blend, result)
-        print(f"K_ref = {k_ref:.4f} ({scored.sum()} positions with a reference score)")
-    k = golden_section(
-        lambda k: float(np.mean((sigmoid(k * linear[train] / 400) - target[train]) ** 2)),
-        0.05, 10.0,
-    )
-
-    if args.role == "evaluation":
-        # The network is the whole evaluation: nothing under it (K, the scale of centipawns
-        # to results, stays the linear evaluation's).
-        linear = np.zeros_like(linear)
-
-    def mse(net_out: np.ndarray, rows: np.ndarray) -> float:
-        return float(np.mean((sigmoid(k * (linear[rows] + net_out) / 400) - target[rows]) ** 2))
-
-    base_train = mse(np.zeros(train.sum()), train)
-    base_val = mse(np.zeros(val.sum()), val)
-    print(f"{len(linear)} positions ({val.sum()} validation), K = {k:.4f}")
-    print(f"without the network: MSE training {base_train:.6f}, validation {base_val:.6f}")
-
-    # The network is exactly left/right symmetric, so mirror images would add nothing.
-    red, black = features(data["board"])
-    # With buckets, each view's features also as rows of the bucket table.
-    red_b = black_b = None
-    if args.buckets > 1:
-        red_bucket, black_bucket = general_buckets(data["board"])
-        red_b, black_b = bucketed(red, red_bucket), bucketed(black, black_bucket)
-    # The views in the order the network takes them: Red's then Black's (formats 1 and 2), or
-    # the side to move's first (format 3, with the sign that turns its output to Red's side).
-    sign = None
-    if views:
-        to_move = data["turn"][:, None] > 0
-        red, black = np.where(to_move, red, black), np.where(to_move, black, red)
-        if args.buckets > 1:
-            red_b, black_b = np.where(to_move, red_b, black_b), np.where(to_move, black_b, red_b)
-        sign = data["turn"].astype(np.float64)
-    tr_red, tr_black = red[train], black[train]
-    tr_linear, tr_target = linear[train], target[train]
-    tr_red_b = tr_black_b = val_red_b = val_black_b = tr_sign = val_sign = None
-    if args.buckets > 1:
-        tr_red_b, tr_black_b = red_b[train], black_b[train]
-        val_red_b, val_black_b = red_b[val], black_b[val]
-    if views:
-        tr_sign, val_sign = sign[train], sign[val]
-
-    rng = np.random.default_rng(args.seed)
-    net = (ViewsNet if views else Net)(args.hidden, rng, args.buckets)
-    moments = [(np.zeros_like(p), np.zeros_like(p)) for p in net.params()]
-    # The output weights are in centipawns, the others near 1: their steps differ as much.
-    step_scale = [1.0, 1.0, 100.0] + [1.0] * (args.buckets > 1) + [100.0, 100.0] * views
-    best = (base_val, None, 0)
-    step = 0
-    for epoch in range(1, args.epochs + 1):
-        order = rng.permutation(len(tr_red))
-        for s in range(0, len(order), args.batch):
-            b = order[s : s + args.batch]
-            if args.buckets > 1:
-                grads = net.gradients(tr_red[b], tr_black[b], tr_linear[b], tr_target[b], k,
-                                      tr_red_b[b], tr_black_b[b],
-                                      None if tr_sign is None else tr_sign[b])
-            else:
-                grads = net.gradients(tr_red[b], tr_black[b], tr_linear[b], tr_target[b], k,
-                                      sign=None if tr_sign is None else tr_sign[b])
-            net.decay_inputs(1 - args.lr * args.decay, 1 - args.lr * bucket_decay)
-            step += 1
-            for p, g, (m1, m2), scale in zip(net.params(), grads, moments, step_scale):
-                m1 *= 0.9
-                m1 += 0.1 * g
-                m2 *= 0.999
-                m2 += 0.001 * g * g
-                m_hat = m1 / (1 - 0.9**step)
-                v_hat = m2 / (1 - 0.999**step)
-                p -= args.lr * scale * m_hat / (np.sqrt(v_hat) + 1e-8)
-        out_val = net.correction(red[val], black[val], val_red_b, val_black_b, val_sign)
-        out_train = net.correction(red[train], black[train], tr_red_b, tr_black_b, tr_sign)
-        e_val = mse(out_val, val)
-        print(
-            f"epoch {epoch}: MSE training {mse(out_train, train):.6f}, validation {e_val:.6f}, "
-            f"correction sd {out_val.std():.0f} cp ({time.time() - t0:.0f} s)",
-            flush=True,
-        )
-        if e_val < best[0]:
-            best = (e_val, [p.copy() for p in net.params()], epoch)
+    if args.backend == "torch":
+        try:
+            import torch  # noqa: F401
+        except ImportError as e:
+            print(f"train_xiangqi_net: --backend torch: {e}", file=sys.stderr)
+            return 1
+    d = Prepared(args, data)
+    train = train_torch if args.backend == "torch" else train_numpy
+    *best, net = train(args, d, bucket_decay, t0)
     if best[1] is None:
         print("train_xiangqi_net: no epoch beat the evaluation without the network; "
               "weights not written", file=sys.stderr)
@@ -708,12 +873,14 @@ def main(argv: list[str] | None = None) -> int:
     elif args.buckets > 1:
         units += (f" in {args.buckets} general-placement buckets (format 2), bucket decay "
                   f"{bucket_decay}")
+    if args.backend == "torch":
+        units += ", PyTorch (float32)"
     notes = [
-        f"{args.data.name}: {len(linear)} positions, {val.sum()} held out (every "
+        f"{args.data.name}: {len(d.linear)} positions, {val.sum()} held out (every "
         f"{args.validation}th game); {units}, epoch {best[2]} of "
         f"{args.epochs}, lr {args.lr}, decay {args.decay}, score weight {args.score_weight}, "
         f"seed {args.seed}",
-        f"K = {k:.4f}; validation MSE {base_val:.6f} without the network, {best[0]:.6f} with it",
+        f"K = {d.k:.4f}; validation MSE {d.base_val:.6f} without the network, {best[0]:.6f} with it",
     ]
     path = write_network(net, args.out, notes, args.role)
     print(f"epoch {best[2]} written to {path}")
