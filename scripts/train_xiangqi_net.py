@@ -652,11 +652,11 @@ def train_numpy(args, d: Prepared, bucket_decay: float, t0: float) -> tuple:
 
 class TorchViews:
     """A `ViewsNet` in PyTorch, for `--backend torch`: its parameters as tensors of the same
-    shapes, the first layer a sparse sum of table rows (`embedding_bag`, the padding row left
-    out and kept at zero). The mirror twin of a unit is computed from the mirrored rows of the
-    free half's table, so autograd folds its gradient onto the free half; both twins share the
-    output weights. The activation is `hardtanh(0, 1)`, whose slope is 0 at both ends, as the
-    numpy network's."""
+    shapes, the first layer a sparse sum of the pieces' table rows (`embedding_bag`; the
+    padding is left out, so its rows stay zero). The mirror twin of a unit is computed from
+    the mirrored rows of the free half's table, so autograd folds its gradient onto the free
+    half; both twins share the output weights. The activation is `hardtanh(0, 1)`, whose
+    slope is 0 at both ends, as the numpy network's."""
 
     def __init__(self, net: ViewsNet, dtype):
         import torch
@@ -665,32 +665,35 @@ class TorchViews:
         self.dtype = dtype
         self.bucketed = net.wb is not None
         self.params = [torch.tensor(p, dtype=dtype, requires_grad=True) for p in net.params()]
-        self.mirror = torch.from_numpy(MIRROR_INPUT.astype(np.int64))
-        self.mirror_b = torch.from_numpy(MIRROR_BUCKET_INPUT.astype(np.int64))
 
-    def activations(self, f, fb) -> "torch.Tensor":
-        """Each row's clamped hidden sums, a unit and its twin added (they share an output
-        weight), from its features `f` and bucket rows `fb` (index tensors)."""
-        functional = self.torch.nn.functional
+    def table_sums(self, rows: np.ndarray, pad: int, mirror: np.ndarray, table) -> "torch.Tensor":
+        """The sums of `table`'s rows for each line of `rows` (padded with `pad`), then for
+        each line seen in the mirror."""
+        torch = self.torch
+        real = rows != pad
+        flat = rows[real]
+        starts = np.zeros(len(rows), np.int64)
+        np.cumsum(real.sum(1)[:-1], out=starts[1:])
+        index = torch.from_numpy(np.concatenate([flat, mirror[flat]]).astype(np.int64))
+        offsets = torch.from_numpy(np.concatenate([starts, starts + len(flat)]))
+        return torch.nn.functional.embedding_bag(index, table, offsets, mode="sum")
+
+    def activations(self, f: np.ndarray, fb: np.ndarray | None) -> "torch.Tensor":
+        """Each line's clamped hidden sums, a unit and its twin added (they share an output
+        weight), from its features `f` and bucket rows `fb`."""
         w1, b1 = self.params[:2]
-        n = len(f)
-        pre = functional.embedding_bag(self.torch.cat([f, self.mirror[f]]), w1, mode="sum",
-                                       padding_idx=PAD)
+        pre = self.table_sums(f, PAD, MIRROR_INPUT, w1)
         if self.bucketed:
-            pre = pre + functional.embedding_bag(self.torch.cat([fb, self.mirror_b[fb]]),
-                                                 self.params[3], mode="sum",
-                                                 padding_idx=BUCKET_PAD)
-        a = functional.hardtanh(pre + b1, 0.0, 1.0)
-        return a[:n] + a[n:]
+            pre = pre + self.table_sums(fb, BUCKET_PAD, MIRROR_BUCKET_INPUT, self.params[3])
+        a = self.torch.nn.functional.hardtanh(pre + b1, 0.0, 1.0)
+        return a[: len(f)] + a[len(f) :]
 
     def output(self, first, second, first_b=None, second_b=None, sign=None) -> "torch.Tensor":
         """N from Red's point of view, as `ViewsNet.correction` (numpy arrays in)."""
         torch = self.torch
         n = len(first)
-        f = torch.from_numpy(np.concatenate([first, second])).long()
-        fb = None if first_b is None else torch.from_numpy(
-            np.concatenate([first_b, second_b])).long()
-        a = self.activations(f, fb)
+        a = self.activations(np.concatenate([first, second]),
+                             None if first_b is None else np.concatenate([first_b, second_b]))
         w2, w2_them, b2 = self.params[2], self.params[-2], self.params[-1]
         sign = torch.from_numpy(np.asarray(sign)).to(self.dtype)
         return sign * (a[:n] @ w2 + a[n:] @ w2_them + b2)
