@@ -6,9 +6,11 @@ for byte), and names the line of a malformed input; with general-placement bucke
 from __future__ import annotations
 
 import importlib.util
+import os
 import pathlib
 import struct
 import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -202,7 +204,8 @@ def test_a_missing_file_is_named(tmp_path, capsys):
     "flag",
     [["--hidden", "0"], ["--hidden", "7"], ["--score-weight", "2"], ["--decay", "-1"],
      ["--buckets", "4"], ["--buckets", "0"],
-     ["--bucket-decay", "-1"]],
+     ["--bucket-decay", "-1"], ["--backend", "torch"], ["--threads", "2"],
+     ["--backend", "torch", "--format", "3", "--threads", "0"], ["--backend", "jax"]],
 )
 def test_bad_settings_are_refused(tmp_path, flag):
     with pytest.raises(SystemExit) as e:
@@ -708,3 +711,150 @@ def test_the_engine_evaluates_with_a_format_3_network_as_the_trainer_computes(
         assert value == (expected if red_to_move else -expected), fen
         nonzero += expected != 0
     assert nonzero >= len(ENGINE_FENS) - 2
+
+
+# --backend torch: format 3 in PyTorch.
+
+
+@pytest.fixture(scope="module")
+def torch():
+    """PyTorch: the tests that need it skip where it does not import, except under
+    CHUHE_REQUIRE_TORCH=1 (scripts/test sets it for Debian's torch), where that fails."""
+    if os.environ.get("CHUHE_REQUIRE_TORCH") == "1":
+        import torch
+
+        return torch
+    return pytest.importorskip("torch")
+
+
+@pytest.mark.parametrize("buckets", [1, 9])
+@pytest.mark.parametrize("role", ["correction", "evaluation"])
+def test_torch_loss_and_gradients_are_the_numpy_network_s(torch, buckets, role):
+    rng = np.random.default_rng(20 + buckets)
+    net = trainer.ViewsNet(16, rng, buckets=buckets)
+    # Larger input weights than at the start: many hidden sums outside 0..1, many inside.
+    net.w1[: trainer.PAD] = rng.normal(0, 0.15, net.w1[: trainer.PAD].shape)
+    if buckets > 1:
+        net.wb[: trainer.BUCKET_PAD] = rng.normal(0, 0.1, net.wb[: trainer.BUCKET_PAD].shape)
+    net.b2[0] = -11.0
+    net.set_params([p.astype(np.float64) for p in net.params()])
+    boards = np.array(shuffled_palace_boards(64, seed=buckets), dtype=np.int16)
+    turns = rng.choice([1, -1], len(boards))
+    first, second, first_b, second_b, sign = views_of(boards, turns, buckets)
+    # The evaluation role fits with nothing under the network.
+    linear = rng.normal(0, 100, len(boards)) * (role == "correction")
+    target = rng.random(len(boards))
+    k = 0.9
+    pre, _ = trainer.Net.hidden(*net.full()[:2], first, None if buckets == 1 else
+                                net.full_buckets(), first_b)
+    assert 0.2 < np.mean((pre > 0) & (pre < 1)) < 0.8
+
+    model = trainer.TorchViews(net, torch.float64)
+    loss = model.loss(first, second, linear, target, k, first_b, second_b, sign)
+    out = net.correction(first, second, first_b, second_b, sign)
+    expected = np.mean((trainer.sigmoid(k * (linear + out) / 400) - target) ** 2)
+    assert float(loss) == pytest.approx(expected, rel=1e-12)
+    loss.backward()
+    grads = net.gradients(first, second, linear, target, k, first_b, second_b, sign)
+    assert len(grads) == len(model.params) == 5 + (buckets > 1)
+    tables = {0, 3} if buckets > 1 else {0}
+    for which, (mine, theirs) in enumerate(zip(model.params, grads)):
+        got = mine.grad.numpy()
+        assert got.shape == theirs.shape
+        assert np.abs(theirs).max() > 0, which
+        # The numpy network adds its input tables' gradients up in float32; the rest are
+        # float64 on both sides.
+        tol = 1e-6 if which in tables else 1e-9
+        np.testing.assert_allclose(got, theirs, rtol=tol, atol=tol * np.abs(theirs).max(),
+                                   err_msg=str(which))
+    # The padding rows get nothing, so they stay zero.
+    assert not model.params[0].grad[trainer.PAD].any()
+    if buckets > 1:
+        assert not model.params[3].grad[trainer.BUCKET_PAD].any()
+    # The whole network's output for the boards, in the numpy network's terms.
+    assert np.allclose(model.correction(first, second, first_b, second_b, sign), out,
+                       rtol=1e-12, atol=1e-9)
+
+
+def validation_errors(description: str) -> tuple[float, float]:
+    """The validation errors without the network and with it, from a file's notes."""
+    words = description.split("validation MSE ")[1].split()
+    return float(words[0]), float(words[4])
+
+
+def test_torch_learns_whose_turn_it_is_and_writes_a_file_that_round_trips(torch, tmp_path):
+    dump = tmp_path / "dump.txt"
+    tempo_dump(dump)
+    out = tmp_path / "net.nnue"
+    assert trainer.main([str(dump), "--backend", "torch", "--threads", "1", "--format", "3",
+                         "--epochs", "30", "--hidden", "16", "--lr", "0.01", "--validation",
+                         "5", "--out", str(out)]) == 0
+    data = out.read_bytes()
+    w = trainer.read_network(data)
+    assert (w["version"], w["ROLE"], w["BUCKETS"], w["HIDDEN"]) == (3, "correction", 1, 16)
+    assert "PyTorch" in w["description"]
+    assert trainer.network_bytes(w["W1"], w["B1"], w["W2"], w["description"], {
+        "w2_them": w["W2_THEM"], "b2": w["B2"], "role": w["ROLE"]}) == data
+    without, with_net = validation_errors(w["description"])
+    assert with_net < 0.7 * without, (without, with_net)
+    board = list(START)
+    board[19], board[22] = 0, 6
+    red_moves, black_moves = (integer_views_output(w, board, t) for t in (True, False))
+    assert red_moves - black_moves > 100, (red_moves, black_moves)
+    # Mirror pairs: exactly the same for a position and its mirror image.
+    for board in shuffled_palace_boards(20, seed=6):
+        for t in (True, False):
+            assert integer_views_output(w, mirrored(board), t) == integer_views_output(w, board, t)
+
+
+def test_torch_writes_the_same_bytes_for_the_same_seed_and_threads(torch, tmp_path):
+    dump = tmp_path / "dump.txt"
+    tempo_dump(dump)
+    written = []
+    for run, seed in (("a", "9"), ("b", "9"), ("c", "10")):
+        out = tmp_path / f"{run}.nnue"
+        assert trainer.main([str(dump), "--backend", "torch", "--threads", "2", "--format",
+                             "3", "--buckets", "9", "--epochs", "3", "--hidden", "16", "--lr",
+                             "0.003", "--batch", "64", "--validation", "5", "--seed", seed,
+                             "--out", str(out)]) == 0
+        written.append(out.read_bytes())
+    assert written[0] == written[1]
+    assert written[0] != written[2]
+
+
+def test_the_engine_evaluates_with_a_torch_trained_network_as_the_trainer_computes(
+        torch, tmp_path, chuhe_bin):
+    """As the numpy network's test above: a torch-trained format-3 network that is the whole
+    evaluation, with buckets; the engine's evaluation is the trainer's integer computation."""
+    dump = tmp_path / "dump.txt"
+    palace_dump(dump)
+    lines = dump.read_text(encoding="utf-8").splitlines()
+    dump.write_text("".join(f"{line}\t{'wb'[i % 2]}\n" for i, line in enumerate(lines)),
+                    encoding="utf-8")
+    out = tmp_path / "net.nnue"
+    assert trainer.main([str(dump), "--backend", "torch", "--format", "3", "--role",
+                         "evaluation", "--epochs", "12", "--hidden", "32", "--buckets", "9",
+                         "--lr", "0.01", "--out", str(out)]) == 0
+    w = read_weights(out)
+    assert (w["version"], w["ROLE"], w["BUCKETS"], w["HIDDEN"]) == (3, "evaluation", 9, 32)
+    without, with_net = validation_errors(w["description"])
+    assert with_net < without
+    evaluations = engine_evaluations(chuhe_bin, str(out), ENGINE_FENS)
+    nonzero = 0
+    for fen, value in zip(ENGINE_FENS, evaluations):
+        red_to_move = fen.split()[1] == "w"
+        expected = integer_views_output(w, board_of_fen(fen), red_to_move)
+        assert value == (expected if red_to_move else -expected), fen
+        nonzero += expected != 0
+    assert nonzero >= len(ENGINE_FENS) - 2
+
+
+def test_the_numpy_backend_does_not_import_torch(tmp_path):
+    dump = tmp_path / "dump.txt"
+    tempo_dump(dump, games=60)
+    script = ROOT / "scripts" / "train_xiangqi_net.py"
+    code = (f"import runpy, sys; main = runpy.run_path({str(script)!r})['main']; "
+            f"assert main([{str(dump)!r}, '--format', '3', '--epochs', '1', '--hidden', '4', "
+            f"'--lr', '0.01', '--out', {str(tmp_path)!r}]) == 0; "
+            f"assert 'torch' not in sys.modules, 'torch imported'")
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
