@@ -883,7 +883,8 @@ def main(argv: list[str] | None = None) -> int:
         f"{args.validation}th game); {units}, epoch {best[2]} of "
         f"{args.epochs}, lr {args.lr}, decay {args.decay}, score weight {args.score_weight}, "
         f"seed {args.seed}",
-        f"K = {d.k:.4f}; validation MSE {d.base_val:.6f} without the network, {best[0]:.6f} with it",
+        f"K = {d.k:.4f}; validation MSE {d.base_val:.6f} without the network, "
+        f"{best[0]:.6f} with it",
     ]
     path = write_network(net, args.out, notes, args.role)
     print(f"epoch {best[2]} written to {path}")

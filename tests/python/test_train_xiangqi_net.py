@@ -557,10 +557,12 @@ def integer_views_output(w: dict, board: list[int], red_to_move: bool) -> int:
     return v if red_to_move else -v
 
 
-def tempo_dump(path: pathlib.Path, games: int = 300, seed: int = 5) -> None:
+def tempo_dump(path: pathlib.Path, games: int = 300, seed: int = 5,
+               linear: bool = False) -> None:
     """Positions whose value is the side to move's: 120 cp for whoever moves, and a Red
-    cannon on e3 worth 150 (the reference score says so; the linear evaluation is 0). A
-    network without the side to move cannot learn the first part."""
+    cannon on e3 worth 150 (the reference score says so; the linear evaluation is 0, or with
+    `linear` half the value give or take 100). A network without the side to move cannot
+    learn the first part."""
     rng = np.random.default_rng(seed)
     lines = []
     for game in range(games):
@@ -572,7 +574,9 @@ def tempo_dump(path: pathlib.Path, games: int = 300, seed: int = 5) -> None:
         for turn in ("w", "b"):
             value = score + (120 if turn == "w" else -120)
             result = 1.0 if value > 0 else 0.0 if value < 0 else 0.5
-            lines.append(f"{game}\t{result}\t{value}\t0\t{','.join(map(str, board))}\t{turn}")
+            guess = round(value / 2 + rng.uniform(-100, 100)) if linear else 0
+            lines.append(f"{game}\t{result}\t{value}\t{guess}\t{','.join(map(str, board))}"
+                         f"\t{turn}")
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
@@ -858,3 +862,22 @@ def test_the_numpy_backend_does_not_import_torch(tmp_path):
             f"'--lr', '0.01', '--out', {str(tmp_path)!r}]) == 0; "
             f"assert 'torch' not in sys.modules, 'torch imported'")
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+
+
+def test_torch_follows_the_numpy_trainer_epoch_by_epoch(torch, tmp_path, capsys):
+    """The same initial weights, shuffles, steps and decays: both backends' errors after each
+    epoch agree (float32 sums in different orders, so not to the last digit)."""
+    dump = tmp_path / "dump.txt"
+    tempo_dump(dump, linear=True)
+    errors = {}
+    for backend in ("numpy", "torch"):
+        assert trainer.main([str(dump), "--backend", backend, "--format", "3", "--buckets",
+                             "9", "--epochs", "4", "--hidden", "16", "--lr", "0.003",
+                             "--batch", "32", "--decay", "5", "--bucket-decay", "40",
+                             "--validation", "5", "--out", str(tmp_path / f"{backend}.nnue")]) == 0
+        errors[backend] = [
+            (float(line.split()[4].rstrip(",")), float(line.split()[6].rstrip(",")))
+            for line in capsys.readouterr().out.splitlines() if line.startswith("epoch ")
+            and "MSE" in line]
+    assert len(errors["numpy"]) == 4
+    np.testing.assert_allclose(errors["torch"], errors["numpy"], rtol=1e-3)
