@@ -14,6 +14,14 @@ fn temp_db(tag: &str) -> String {
         .into_owned()
 }
 
+/// Removes the database at `db` and the files SQLite keeps beside it (the lock file's
+/// journal too, which a `kill -9` leaves behind).
+fn remove_db(db: &str) {
+    for ext in ["", "-wal", "-shm", "-lock", "-lock-journal"] {
+        let _ = std::fs::remove_file(format!("{db}{ext}"));
+    }
+}
+
 /// Starts `chuhe serve` on a free loopback port; the child and its base URL.
 fn serve(db: &str) -> (Child, String) {
     serve_on("127.0.0.1:0", db)
@@ -125,9 +133,7 @@ fn kill_dash_nine_loses_no_acknowledged_move() {
     assert_eq!(status, 200, "{body}");
     child.kill().unwrap();
     child.wait().unwrap();
-    for ext in ["", "-wal", "-shm", "-lock"] {
-        let _ = std::fs::remove_file(format!("{db}{ext}"));
-    }
+    remove_db(&db);
 }
 
 #[test]
@@ -223,9 +229,7 @@ fn host_names_and_ipv6_addresses_are_listened_on() {
         assert_eq!(status, 201, "{addr}: {created}");
         child.kill().unwrap();
         child.wait().unwrap();
-        for ext in ["", "-wal", "-shm", "-lock"] {
-            let _ = std::fs::remove_file(format!("{db}{ext}"));
-        }
+        remove_db(&db);
     }
 }
 
@@ -256,9 +260,7 @@ fn a_second_server_on_one_sqlite_file_is_refused() {
     let (mut next, _) = serve(&db);
     next.kill().unwrap();
     next.wait().unwrap();
-    for ext in ["", "-wal", "-shm", "-lock"] {
-        let _ = std::fs::remove_file(format!("{db}{ext}"));
-    }
+    remove_db(&db);
 }
 
 /// A directory of the repository (the tests run in the crate's directory).
@@ -444,7 +446,5 @@ fn a_rules_game_is_served_and_kept_when_its_rules_are_not() {
     child.kill().unwrap();
     child.wait().unwrap();
     let _ = std::fs::remove_dir_all(&changed);
-    for ext in ["", "-wal", "-shm", "-lock"] {
-        let _ = std::fs::remove_file(format!("{db}{ext}"));
-    }
+    remove_db(&db);
 }

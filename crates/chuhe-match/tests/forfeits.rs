@@ -30,12 +30,11 @@ for line in sys.stdin:
     elif w[0] == "quit": break
 "#
     );
-    let path = std::env::temp_dir().join(format!("chuhe-mock-{name}-{}.py", std::process::id()));
-    std::fs::write(&path, script).expect("temp file");
     EngineSpec {
         name: name.to_string(),
+        // The script goes on the command line (`python3 -c`): no file is left behind.
         command: "python3".into(),
-        args: vec![path.display().to_string()],
+        args: vec!["-c".into(), script],
         options: Vec::new(),
         time_control: None,
         first_rank: 1,

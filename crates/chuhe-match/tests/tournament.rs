@@ -1,7 +1,7 @@
 //! More than two engines, game pairs, crash recovery, the engine log, opening books, draw
 //! adjudication and option warnings, with mock UCI engines written in Python.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -35,18 +35,11 @@ for line in sys.stdin:
     elif w[0] == "quit": break
 "#
     );
-    // Tests run in parallel: every mock has its own file.
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
-    let path = std::env::temp_dir().join(format!(
-        "chuhe-mock-t-{name}-{}-{}.py",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    ));
-    std::fs::write(&path, script).expect("temp file");
     EngineSpec {
         name: name.to_string(),
+        // The script goes on the command line (`python3 -c`): no file is left behind.
         command: "python3".into(),
-        args: vec![path.display().to_string()],
+        args: vec!["-c".into(), script],
         options: Vec::new(),
         time_control: None,
         first_rank: 1,
