@@ -691,6 +691,19 @@ def test_a_v3_file_round_trips_with_its_header_as_specified(tmp_path):
     assert np.abs(floats - integers).max() < 3, np.abs(floats - integers).max()
 
 
+def assert_engine_computes(chuhe_bin, out, w):
+    """The engine's `eval` under the format-3 network file `out` (weights `w`) is the
+    trainer's integer computation, in all but at most two of ENGINE_FENS not zero."""
+    evaluations = engine_evaluations(chuhe_bin, str(out), ENGINE_FENS)
+    nonzero = 0
+    for fen, value in zip(ENGINE_FENS, evaluations):
+        red_to_move = fen.split()[1] == "w"
+        expected = integer_views_output(w, board_of_fen(fen), red_to_move)
+        assert value == (expected if red_to_move else -expected), fen
+        nonzero += expected != 0
+    assert nonzero >= len(ENGINE_FENS) - 2
+
+
 def test_the_engine_evaluates_with_a_format_3_network_as_the_trainer_computes(
         tmp_path, chuhe_bin):
     """Across the languages: a format-3 network that is the whole evaluation, with buckets;
@@ -707,14 +720,7 @@ def test_the_engine_evaluates_with_a_format_3_network_as_the_trainer_computes(
                          "--out", str(out)]) == 0
     w = read_weights(out)
     assert (w["version"], w["ROLE"], w["BUCKETS"]) == (3, "evaluation", 9)
-    evaluations = engine_evaluations(chuhe_bin, str(out), ENGINE_FENS)
-    nonzero = 0
-    for fen, value in zip(ENGINE_FENS, evaluations):
-        red_to_move = fen.split()[1] == "w"
-        expected = integer_views_output(w, board_of_fen(fen), red_to_move)
-        assert value == (expected if red_to_move else -expected), fen
-        nonzero += expected != 0
-    assert nonzero >= len(ENGINE_FENS) - 2
+    assert_engine_computes(chuhe_bin, out, w)
 
 
 # --backend torch: format 3 in PyTorch.
@@ -843,14 +849,7 @@ def test_the_engine_evaluates_with_a_torch_trained_network_as_the_trainer_comput
     assert (w["version"], w["ROLE"], w["BUCKETS"], w["HIDDEN"]) == (3, "evaluation", 9, 32)
     without, with_net = validation_errors(w["description"])
     assert with_net < without
-    evaluations = engine_evaluations(chuhe_bin, str(out), ENGINE_FENS)
-    nonzero = 0
-    for fen, value in zip(ENGINE_FENS, evaluations):
-        red_to_move = fen.split()[1] == "w"
-        expected = integer_views_output(w, board_of_fen(fen), red_to_move)
-        assert value == (expected if red_to_move else -expected), fen
-        nonzero += expected != 0
-    assert nonzero >= len(ENGINE_FENS) - 2
+    assert_engine_computes(chuhe_bin, out, w)
 
 
 def test_the_numpy_backend_does_not_import_torch(tmp_path):
