@@ -141,3 +141,36 @@ test("drag, dots and rings, premove, sounds, stepping through the moves", async 
   assert.equal(await a.getAttribute("#sound", "aria-pressed"), "false");
   await s.finish();
 });
+
+test("a drag goes on through a state that moves nothing: the opponent offers a draw mid-drag", async (t) => {
+  const s = await session(t);
+  const a = await s.page("Red", { viewport: { width: 1280, height: 800 } });
+  await a.goto(s.url + "/");
+  await a.check("input[name=game][value=xiangqi]");
+  await a.check("input[name=opponent][value=friend]");
+  await a.click("#start");
+  await a.waitForURL(/\/g\/[A-Za-z0-9]+$/);
+  await a.locator("#invite-link").waitFor();
+  const b = await s.page("Black", { viewport: { width: 1280, height: 800 } });
+  await b.goto(await a.inputValue("#invite-link"));
+  await b.waitForURL(/\/g\/[A-Za-z0-9]+$/);
+  await myMove(a);
+  await b.locator("#draw-offer").waitFor();
+
+  // Red picks up the cannon h3 and holds it mid-way to e3.
+  const [from, to] = [await centre(a, "h3"), await centre(a, "e3")];
+  await a.mouse.move(from.x, from.y);
+  await a.mouse.down();
+  await a.mouse.move((from.x + to.x) / 2, (from.y + to.y) / 2, { steps: 6 });
+  await a.locator("#board g.piece.dragging").waitFor();
+  // Black offers a draw meanwhile: Red's page gets a new state and fetches the board again,
+  // the same picture.
+  await b.click("#draw-offer");
+  await a.locator("#draw-accept").waitFor();
+  await a.locator('#board[aria-busy="false"]').waitFor();
+  assert.equal(await a.locator('#board g.piece.dragging[data-square="h3"]').count(), 1, "the piece is still under the pointer");
+  await a.mouse.move(to.x, to.y, { steps: 4 });
+  await a.mouse.up();
+  assert.deepEqual(await movesShown(a, 1), ["h3-e3 (C2=5)"], "the drop plays the move");
+  await movesShown(b, 1);
+});

@@ -61,6 +61,8 @@
       this.press = null;
       this.suppressClick = false;
       this.pending = false;
+      /** The server's SVG text shown now. */
+      this.picture = null;
       this.element = element;
       this.handlers = handlers;
       element.addEventListener("pointerdown", (e) => this.onPointerDown(e));
@@ -77,8 +79,16 @@
       });
       element.addEventListener("keydown", (e) => this.onKey(e));
     }
-    /** Shows a new picture (the server's SVG text) and draws the marks again over it. */
+    /** Shows a new picture (the server's SVG text) and draws the marks again over it. While the
+     * pointer is down on the board, the same picture again (a state that moved nothing: the
+     * opponent joining, a draw offer) keeps the one shown, so that a piece being dragged is not
+     * dropped; any other time the picture is replaced and a move waiting for its answer let go. */
     setPicture(svg) {
+      if (svg === this.picture && this.press && !this.pending && this.element.querySelector("svg")) {
+        this.redraw();
+        return;
+      }
+      this.picture = svg;
       this.press = null;
       this.pending = false;
       this.element.innerHTML = svg;

@@ -51,6 +51,8 @@ export class Board {
   private press: { from: string; start: Point; pointer: number; dragging: boolean } | null = null;
   private suppressClick = false;
   private pending = false;
+  /** The server's SVG text shown now. */
+  private picture: string | null = null;
 
   constructor(element: HTMLElement, handlers: BoardHandlers) {
     this.element = element;
@@ -70,8 +72,16 @@ export class Board {
     element.addEventListener("keydown", (e) => this.onKey(e));
   }
 
-  /** Shows a new picture (the server's SVG text) and draws the marks again over it. */
+  /** Shows a new picture (the server's SVG text) and draws the marks again over it. While the
+   * pointer is down on the board, the same picture again (a state that moved nothing: the
+   * opponent joining, a draw offer) keeps the one shown, so that a piece being dragged is not
+   * dropped; any other time the picture is replaced and a move waiting for its answer let go. */
   setPicture(svg: string): void {
+    if (svg === this.picture && this.press && !this.pending && this.element.querySelector("svg")) {
+      this.redraw();
+      return;
+    }
+    this.picture = svg;
     this.press = null;
     this.pending = false;
     this.element.innerHTML = svg;
