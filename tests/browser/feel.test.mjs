@@ -19,7 +19,11 @@ async function centre(page, name) {
 /** The sound the page last asked for (written on `<body data-sound>`). */
 const lastSound = (page) => page.evaluate(() => document.body.dataset.sound ?? null);
 
-test("drag, dots and rings, premove, sounds, stepping through the moves", async (t) => {
+/**
+ * A Xiangqi game between friends: Red (`a`, 1280×800) starts it from the form, Black (`b`, in a
+ * browser context made with `blackOptions`) joins by the invite link; Red is to move.
+ */
+async function friendGame(t, blackOptions) {
   const s = await session(t);
   const a = await s.page("Red", { viewport: { width: 1280, height: 800 } });
   await a.goto(s.url + "/");
@@ -28,11 +32,15 @@ test("drag, dots and rings, premove, sounds, stepping through the moves", async 
   await a.click("#start");
   await a.waitForURL(/\/g\/[A-Za-z0-9]+$/);
   await a.locator("#invite-link").waitFor();
-  const invite = await a.inputValue("#invite-link");
-  const b = await s.page("Black", { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
-  await b.goto(invite);
+  const b = await s.page("Black", blackOptions);
+  await b.goto(await a.inputValue("#invite-link"));
   await b.waitForURL(/\/g\/[A-Za-z0-9]+$/);
   await myMove(a);
+  return { s, a, b };
+}
+
+test("drag, dots and rings, premove, sounds, stepping through the moves", async (t) => {
+  const { s, a, b } = await friendGame(t, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   assert.match(await a.title(), /^Your move/, "the tab says whose turn it is");
   assert.doesNotMatch(await b.title(), /^Your move/);
 
@@ -143,18 +151,7 @@ test("drag, dots and rings, premove, sounds, stepping through the moves", async 
 });
 
 test("a drag goes on through a state that moves nothing: the opponent offers a draw mid-drag", async (t) => {
-  const s = await session(t);
-  const a = await s.page("Red", { viewport: { width: 1280, height: 800 } });
-  await a.goto(s.url + "/");
-  await a.check("input[name=game][value=xiangqi]");
-  await a.check("input[name=opponent][value=friend]");
-  await a.click("#start");
-  await a.waitForURL(/\/g\/[A-Za-z0-9]+$/);
-  await a.locator("#invite-link").waitFor();
-  const b = await s.page("Black", { viewport: { width: 1280, height: 800 } });
-  await b.goto(await a.inputValue("#invite-link"));
-  await b.waitForURL(/\/g\/[A-Za-z0-9]+$/);
-  await myMove(a);
+  const { s, a, b } = await friendGame(t, { viewport: { width: 1280, height: 800 } });
   await b.locator("#draw-offer").waitFor();
 
   // Red picks up the cannon h3 and holds it mid-way to e3.
@@ -173,4 +170,5 @@ test("a drag goes on through a state that moves nothing: the opponent offers a d
   await a.mouse.up();
   assert.deepEqual(await movesShown(a, 1), ["h3-e3 (C2=5)"], "the drop plays the move");
   await movesShown(b, 1);
+  await s.finish();
 });
