@@ -87,7 +87,7 @@ pub const fn palace_bucket(point: usize) -> usize {
 /// place to change to embed another (its name carries its CRC-32, which a test checks).
 macro_rules! embedded_name {
     () => {
-        "xiangqi-69afcdf8.nnue"
+        "xiangqi-307c5578.nnue"
     };
 }
 
