@@ -78,7 +78,10 @@ test("analysis of a finished game: eval bar, arrows, lines, a variation; the rev
 
   // After the blunder the bar swings to Black.
   await page.click('#tree button.move[data-ply="3"]');
-  await page.waitForFunction(() => document.querySelector("#board").dataset.ply === "3");
+  // (the analysis of ply 2 holds both engine threads meanwhile: as above, the board may wait)
+  await page.waitForFunction(() => document.querySelector("#board").dataset.ply === "3", null, {
+    timeout: 30_000,
+  });
   await page.waitForFunction(() => Number(document.querySelector("#eval-bar")?.dataset.expected) < 250, null, { timeout: 20_000 });
 
   // A variation: from ply 2 Red plays c4-c5 instead; the tree shows it in brackets.
