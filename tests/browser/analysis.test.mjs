@@ -42,6 +42,14 @@ async function blunderGame(s) {
   return { id, red };
 }
 
+/** How long a move of the board may take while an analysis holds both engine threads: on a
+ * loaded machine the page's position request waits (CI timed out at the default 15 s). */
+const LOADED = 30_000;
+
+/** Waits until the board shows `ply` (within `timeout` ms). */
+const boardAt = (page, ply, timeout = 15_000) =>
+  page.waitForFunction((p) => document.querySelector("#board").dataset.ply === p, String(ply), { timeout });
+
 /** The first player's expected score the evaluation bar shows (permille). */
 const barExpected = (page) => page.evaluate(() => Number(document.querySelector("#eval-bar")?.dataset.expected));
 
@@ -58,9 +66,7 @@ test("analysis of a finished game: eval bar, arrows, lines, a variation; the rev
   // Back to before the blunder: the engine's lines come, with arrows and the bar.
   await page.click('#tree button.move[data-ply="2"]');
   // (the review's search has both engine threads: on a loaded machine the board may wait)
-  await page.waitForFunction(() => document.querySelector("#board").dataset.ply === "2", null, {
-    timeout: 30_000,
-  });
+  await boardAt(page, 2, LOADED);
   await page.locator("#lines li.line").first().waitFor({ timeout: 20_000 });
   // (the head: a straight line has no width for the visibility check)
   await page.locator("#board .analysis-arrow-head.best").waitFor();
@@ -79,22 +85,20 @@ test("analysis of a finished game: eval bar, arrows, lines, a variation; the rev
   // After the blunder the bar swings to Black.
   await page.click('#tree button.move[data-ply="3"]');
   // (the analysis of ply 2 holds both engine threads meanwhile: as above, the board may wait)
-  await page.waitForFunction(() => document.querySelector("#board").dataset.ply === "3", null, {
-    timeout: 30_000,
-  });
+  await boardAt(page, 3, LOADED);
   await page.waitForFunction(() => Number(document.querySelector("#eval-bar")?.dataset.expected) < 250, null, { timeout: 20_000 });
 
   // A variation: from ply 2 Red plays c4-c5 instead; the tree shows it in brackets.
   await page.keyboard.press("ArrowLeft");
-  await page.waitForFunction(() => document.querySelector("#board").dataset.ply === "2");
+  await boardAt(page, 2);
   await square(page, "c4").click();
   await square(page, "c5").click();
-  await page.waitForFunction(() => document.querySelector("#board").dataset.ply === "3");
+  await boardAt(page, 3);
   await page.locator("#tree .variation button.move.current").waitFor();
   assert.match(await page.textContent("#tree .variation"), /P7\+1/);
   // Leaving it: ← goes back to the branch, ↓/↑ switch between the move and the variation.
   await page.keyboard.press("ArrowLeft");
-  await page.waitForFunction(() => document.querySelector("#board").dataset.ply === "2");
+  await boardAt(page, 2);
   await page.keyboard.press("ArrowRight");
   await page.waitForFunction(() => document.querySelector("#tree button.move.current")?.dataset.uci === "i1h1");
   await page.keyboard.press("ArrowDown");
@@ -102,7 +106,7 @@ test("analysis of a finished game: eval bar, arrows, lines, a variation; the rev
   // An engine line's move plays into the tree.
   await page.locator("#lines li.line button.pv-move").first().waitFor({ timeout: 20_000 });
   await page.click("#lines li.line button.pv-move");
-  await page.waitForFunction(() => document.querySelector("#board").dataset.ply === "4");
+  await boardAt(page, 4);
 
   // The review: requested, computed once, the blunder found.
   await page.click("#review-start");
@@ -118,7 +122,7 @@ test("analysis of a finished game: eval bar, arrows, lines, a variation; the rev
   // Clicking the chart goes to a move.
   const chart = await page.locator("#review-chart svg").boundingBox();
   await page.mouse.click(chart.x + 1, chart.y + chart.height / 2);
-  await page.waitForFunction(() => document.querySelector("#board").dataset.ply === "0");
+  await boardAt(page, 0);
   await shot(page, "a-2-review-1280");
   // A second look costs nothing: the review is there on opening.
   const again = await s.page("later", { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
